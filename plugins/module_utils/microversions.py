@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Manila API microversions: the one table of what needs which version."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import functools
+import re
+
+
+@functools.total_ordering
+class APIVersion(object):
+    """A Manila microversion such as ``2.65`` that compares numerically."""
+
+    def __init__(self, value):
+        if isinstance(value, APIVersion):
+            self.major, self.minor = value.major, value.minor
+            return
+        match = re.match(r'^\s*(\d+)\.(\d+)\s*$', str(value))
+        if not match:
+            raise ValueError('%r is not a Manila API version (expected e.g. 2.65)' % (value,))
+        self.major, self.minor = int(match.group(1)), int(match.group(2))
+
+    def _key(self):
+        return (self.major, self.minor)
+
+    def __eq__(self, other):
+        return self._key() == APIVersion(other)._key()
+
+    def __lt__(self, other):
+        return self._key() < APIVersion(other)._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __str__(self):
+        return '%d.%d' % (self.major, self.minor)
+
+    __repr__ = __str__
+
+
+# The newest microversion whose behaviour this collection knows.
+MAX_KNOWN_VERSION = APIVersion('2.99')
+# The oldest one it supports (migration's required flags arrived in 2.29).
+MIN_SUPPORTED_VERSION = APIVersion('2.29')
+
+# feature -> (first microversion, first microversion that no longer needs the
+# experimental header, or None when the call never needed it).
+FEATURES = {
+    'user_messages': ('2.37', None),
+    'ipv6_access_rules': ('2.38', None),
+    'cephx_access_rules': ('2.13', None),
+    'name_pattern_filter': ('2.36', None),
+    'export_location_filter': ('2.35', None),
+    'access_rule_metadata': ('2.45', None),
+    'share_access_rules_api': ('2.45', None),
+    'scheduler_hints': ('2.65', None),
+    'only_host_hint': ('2.67', None),
+    'soft_delete': ('2.69', None),
+    'access_rule_locks': ('2.82', None),
+    'mount_point_name': ('2.84', None),
+    'update_access_level': ('2.88', None),
+    'availability_zone_filter': ('2.97', None),
+    'migration': ('2.29', '2.96'),
+    'migration_progress_api': ('2.98', None),
+    'migration_progress_details': ('2.59', None),
+}
+
+
+def feature_min_version(feature):
+    return APIVersion(FEATURES[feature][0])
+
+
+def feature_needs_experimental(feature, version):
+    graduated = FEATURES[feature][1]
+    return graduated is not None and APIVersion(version) < APIVersion(graduated)

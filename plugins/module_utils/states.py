@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Every Manila status list this collection reasons about, defined once."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+# Share statuses that mean an operation failed: a wait stops on them at once.
+SHARE_ERROR_STATES = frozenset([
+    'error',
+    'error_deleting',
+    'error_deferred_deleting',
+    'extending_error',
+    'shrinking_error',
+    'shrinking_possible_data_loss_error',
+    'manage_error',
+    'unmanage_error',
+    'reverting_error',
+    'backup_restoring_error',
+])
+
+# Share statuses that are on their way somewhere else.
+SHARE_BUSY_STATES = frozenset([
+    'creating',
+    'creating_from_snapshot',
+    'deleting',
+    'deferred_deleting',
+    'extending',
+    'shrinking',
+    'migrating',
+    'migrating_to',
+    'manage_starting',
+    'unmanage_starting',
+    'replication_change',
+    'reverting',
+    'reverting_to_snapshot',
+    'awaiting_transfer',
+    'backup_creating',
+    'backup_restoring',
+    'ensuring',
+    'server_migrating',
+    'server_migrating_to',
+])
+
+# Access rule states.
+ACCESS_ERROR_STATES = frozenset(['error'])
+ACCESS_ACTIVE_STATES = frozenset(['active'])
+ACCESS_BUSY_STATES = frozenset([
+    'new', 'queued_to_apply', 'applying', 'queued_to_deny', 'denying',
+    'queued_to_update', 'updating',
+])
+# A share's access_rules_status.
+ACCESS_RULES_STATUS_ERROR = frozenset(['error'])
+ACCESS_RULES_STATUS_BUSY = frozenset(['syncing', 'out_of_sync', 'updating',
+                                      'updating_multiple', 'queued_to_apply'])
+
+# Migration task states.
+MIGRATION_PHASE1_DONE_STATES = frozenset([
+    'migration_driver_phase1_done',
+    'data_copying_completed',
+])
+MIGRATION_ERROR_STATES = frozenset(['migration_error', 'data_copying_error'])
+MIGRATION_FINAL_STATES = frozenset(['migration_success', 'migration_cancelled'])
+MIGRATION_IN_FLIGHT_STATES = frozenset([
+    'migration_starting',
+    'migration_in_progress',
+    'migration_driver_starting',
+    'migration_driver_in_progress',
+    'migration_driver_phase1_done',
+    'data_copying_starting',
+    'data_copying_in_progress',
+    'data_copying_completing',
+    'data_copying_completed',
+    'data_copying_cancelled',
+    'migration_completing',
+    'migration_cancel_in_progress',
+])
