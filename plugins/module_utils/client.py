@@ -19,9 +19,9 @@ import re
 import time
 
 try:
-    from urllib.parse import urlencode, urlsplit, urlunsplit, quote
+    from urllib.parse import urlencode, urlsplit, urlunsplit
 except ImportError:  # pragma: no cover - Python 2 is not supported
-    from urllib import urlencode, quote  # noqa
+    from urllib import urlencode  # noqa
     from urlparse import urlsplit, urlunsplit  # noqa
 
 try:
@@ -299,16 +299,18 @@ class ManilaClient(object):
         return url
 
     def request(self, method, path, body=None, query=None, feature=None,
-                ok=(200, 201, 202, 204)):
+                ok=(200, 201, 202, 204), read_only=False):
         """Send one API request at the negotiated version; return the JSON body.
 
         ``feature`` names the feature this call belongs to: its minimum version
         is checked first and it adds the experimental header where needed.
+        ``read_only`` marks a POST that changes nothing (an action such as
+        ``access_list``): it is then allowed in check mode.
         """
         method = method.upper()
         if feature:
             self.require(feature)
-        if self.check_mode and method not in SAFE_METHODS:
+        if self.check_mode and method not in SAFE_METHODS and not read_only:
             raise CheckModeWrite('%s %s attempted in check mode' % (method, path))
         url = self.url(path, query)
         headers = {VERSION_HEADER: str(self.version), 'Accept': 'application/json'}
@@ -339,10 +341,14 @@ class ManilaClient(object):
     def delete(self, path, feature=None):
         return self.request('DELETE', path, feature=feature)
 
-    def action(self, path, name, args=None, feature=None):
-        """POST an action (``{"extend": {...}}``) to ``path/action``."""
+    def action(self, path, name, args=None, feature=None, read_only=False):
+        """POST an action (``{"extend": {...}}``) to ``path/action``.
+
+        ``read_only``: the action only reads (allowed in check mode).
+        """
         return self.request('POST', path.rstrip('/') + '/action',
-                            body={name: args}, feature=feature)
+                            body={name: args}, feature=feature,
+                            read_only=read_only)
 
     def _send(self, method, url, authenticated=True, **kwargs):
         attempts = 1 + (self.read_retries if method in SAFE_METHODS else 0)

@@ -52,7 +52,13 @@ ACCESS_BUSY_STATES = frozenset([
     'new', 'queued_to_apply', 'applying', 'queued_to_deny', 'denying',
     'queued_to_update', 'updating',
 ])
+# Rule states on the way out: the rule still exists (and still blocks an
+# allow of the same target) until it is gone from the listing.
+ACCESS_DENY_STATES = frozenset(['queued_to_deny', 'denying', 'deleted'])
+# Rules shown with these values were hidden by a visibility lock (2.82+).
+ACCESS_REDACTED_VALUE = '******'
 # A share's access_rules_status.
+ACCESS_RULES_STATUS_ACTIVE = frozenset(['active'])
 ACCESS_RULES_STATUS_ERROR = frozenset(['error'])
 ACCESS_RULES_STATUS_BUSY = frozenset(['syncing', 'out_of_sync', 'updating',
                                       'updating_multiple', 'queued_to_apply'])

@@ -1,0 +1,549 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Share access rules: validation, matching and planning as pure functions,
+plus the calls that read, allow, change and deny rules and wait for them.
+
+Matching follows Manila: a rule is identified by its access type and target;
+IP targets compare as networks (``10.0.0.1`` is ``10.0.0.1/32``); the access
+level is not part of a rule's identity, it is a property that can change.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ipaddress
+import string
+
+from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+    Forbidden,
+    ManilaError,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
+    feature_min_version,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    ACCESS_ACTIVE_STATES,
+    ACCESS_DENY_STATES,
+    ACCESS_ERROR_STATES,
+    ACCESS_REDACTED_VALUE,
+    ACCESS_RULES_STATUS_ACTIVE,
+    ACCESS_RULES_STATUS_ERROR,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
+    WaitFailed,
+    wait_for,
+)
+
+ACCESS_TYPES = ('ip', 'user', 'cert', 'cephx')
+ACCESS_LEVELS = ('rw', 'ro')
+DEFAULT_LEVEL = 'rw'
+
+# Characters Manila refuses in user and group names (after the first one).
+USER_FORBIDDEN_CHARS = frozenset('"/\\[]:;|=,+*?<>')
+USER_MIN_LENGTH, USER_MAX_LENGTH = 4, 255
+CERT_MAX_LENGTH = 64
+METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
+
+# The fields of a rule shown in diffs.
+DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
+
+# Internal states of a wait (the waiter only sees these).
+_SETTLED, _BUSY, _FAILED = 'settled', 'busy', 'failed'
+
+
+class InvalidRule(ValueError):
+    """A rule Manila would refuse, found before any request."""
+
+
+# -- validation ---------------------------------------------------------------
+
+def _ip_network(value, version):
+    """The network of an ip rule target, validated as Manila does (strict)."""
+    text = str(value).strip()
+    try:
+        network = ipaddress.ip_network(text, strict=True)
+    except ValueError as exc:
+        hint = ''
+        try:
+            meant = ipaddress.ip_network(text, strict=False)
+            address = text.split('/', 1)[0]
+            hint = (' Manila accepts only exact networks: did you mean %s (the '
+                    'network) or %s (the single address)?' % (meant, address))
+        except ValueError:
+            pass
+        raise InvalidRule('ip rule %r is not a valid address or network: %s.%s'
+                          % (value, exc, hint))
+    if network.version == 6 and version is not None and \
+            version < feature_min_version('ipv6_access_rules'):
+        raise InvalidRule(
+            'ip rule %r is IPv6: IPv6 access rules need Manila API %s; this '
+            'task uses %s.' % (value, feature_min_version('ipv6_access_rules'),
+                               version))
+    return network
+
+
+def _check_user(value):
+    # Manila: 4-255 characters; the first one may be anything but a newline,
+    # the others none of "/\[]:;|=,+*?<>; and not only periods and spaces.
+    if value and all(c.isspace() or c in '.|' for c in value):
+        raise InvalidRule('user rule %r: a user or group name cannot consist '
+                          'only of periods or spaces.' % value)
+    if not USER_MIN_LENGTH <= len(value) <= USER_MAX_LENGTH:
+        raise InvalidRule('user rule %r: a user or group name must be %d-%d '
+                          'characters long (it has %d).' % (
+                              value, USER_MIN_LENGTH, USER_MAX_LENGTH, len(value)))
+    bad = sorted(set(c for c in value[1:] if c in USER_FORBIDDEN_CHARS))
+    if value[0] == '\n' or bad:
+        raise InvalidRule('user rule %r: a user or group name cannot contain %s '
+                          '(Manila refuses any of "/\\[]:;|=,+*?<>).'
+                          % (value, ' '.join(bad) or 'a newline'))
+
+
+def _check_cert(value):
+    common_name = value.strip()
+    if not 1 <= len(common_name) <= CERT_MAX_LENGTH:
+        raise InvalidRule('cert rule %r: the certificate common name must be '
+                          '1-%d characters long (it has %d).' % (
+                              value, CERT_MAX_LENGTH, len(common_name)))
+
+
+def _check_cephx(value, version):
+    needed = feature_min_version('cephx_access_rules')
+    if version is not None and version < needed:
+        raise InvalidRule('cephx rule %r: cephx access rules need Manila API %s; '
+                          'this task uses %s.' % (value, needed, version))
+    if not value:
+        raise InvalidRule('cephx rule: the Ceph ID cannot be empty.')
+    if not set(value) <= set(string.printable):
+        raise InvalidRule('cephx rule %r: a Ceph ID must consist of printable '
+                          'ASCII characters.' % value)
+    if '.' in value:
+        raise InvalidRule('cephx rule %r: a Ceph ID cannot contain periods (give '
+                          'the ID without the "client." prefix).' % value)
+
+
+def validate_target(access_type, access_to, version=None):
+    """Raise InvalidRule when Manila would refuse this target at ``version``."""
+    if access_type not in ACCESS_TYPES:
+        raise InvalidRule('access_type %r is not one of %s.'
+                          % (access_type, ', '.join(ACCESS_TYPES)))
+    if access_to is None:
+        raise InvalidRule('a %s rule needs access_to.' % access_type)
+    access_to = str(access_to)
+    if access_type == 'ip':
+        _ip_network(access_to, version)
+    elif access_type == 'user':
+        _check_user(access_to)
+    elif access_type == 'cert':
+        _check_cert(access_to)
+    else:
+        _check_cephx(access_to, version)
+
+
+def _check_metadata(where, metadata):
+    for key, value in metadata.items():
+        if not key:
+            raise InvalidRule('%s: a metadata key is empty.' % where)
+        if len(key) > METADATA_KEY_MAX:
+            raise InvalidRule('%s: metadata key %r is longer than %d characters.'
+                              % (where, key, METADATA_KEY_MAX))
+        if not value:
+            raise InvalidRule('%s: metadata key %r has an empty value.' % (where, key))
+        if len(value) > METADATA_VALUE_MAX:
+            raise InvalidRule('%s: the value of metadata key %r is longer than %d '
+                              'characters.' % (where, key, METADATA_VALUE_MAX))
+
+
+def _as_text(value):
+    if isinstance(value, bool):
+        return 'True' if value else 'False'
+    return str(value)
+
+
+def normalize_rule(rule, version=None):
+    """A rule from the task, validated, with defaults and string metadata."""
+    access_type = (rule.get('access_type') or '').strip().lower()
+    access_to = rule.get('access_to')
+    validate_target(access_type, access_to, version)
+    access_to = str(access_to)
+    if access_type == 'ip':
+        access_to = access_to.strip()
+    level = rule.get('access_level') or DEFAULT_LEVEL
+    if level not in ACCESS_LEVELS:
+        raise InvalidRule('%s rule %r: access_level must be rw or ro, not %r.'
+                          % (access_type, access_to, level))
+    where = '%s rule %r' % (access_type, access_to)
+    metadata = rule.get('metadata')
+    if metadata is not None:
+        metadata = dict((str(k), _as_text(v)) for k, v in metadata.items())
+        _check_metadata(where, metadata)
+    lock_deletion = bool(rule.get('lock_deletion'))
+    lock_visibility = bool(rule.get('lock_visibility'))
+    lock_reason = rule.get('lock_reason')
+    if lock_reason and not (lock_deletion or lock_visibility):
+        raise InvalidRule('%s: lock_reason only applies with lock_deletion or '
+                          'lock_visibility.' % where)
+    return dict(access_type=access_type, access_to=access_to, access_level=level,
+                metadata=metadata, lock_deletion=lock_deletion,
+                lock_visibility=lock_visibility, lock_reason=lock_reason)
+
+
+def rule_key(access_type, access_to):
+    """What identifies a rule for Manila: its type and target (IP as a network).
+
+    None for a rule whose target is hidden by a visibility lock.
+    """
+    if access_to is None or access_to == ACCESS_REDACTED_VALUE:
+        return None
+    if access_type == 'ip':
+        try:
+            return ('ip', ipaddress.ip_network(str(access_to).strip(), strict=False))
+        except ValueError:
+            return ('ip', str(access_to))
+    return (access_type, str(access_to))
+
+
+def same_rule(a, b):
+    """True when two rules (dicts with access_type and access_to) match."""
+    key = rule_key(a.get('access_type'), a.get('access_to'))
+    return key is not None and key == rule_key(b.get('access_type'), b.get('access_to'))
+
+
+def _label(rule):
+    return '%s:%s' % (rule.get('access_type'), rule.get('access_to'))
+
+
+def prepare_rules(rules, version=None):
+    """Validate every rule of the task and fold duplicates; raise InvalidRule.
+
+    The same target twice with the same settings is one rule; with two access
+    levels (or two different metadata or lock settings) it is an error.  Every
+    problem in the list is reported at once.
+    """
+    problems = []
+    prepared = []
+    for index, raw in enumerate(rules or []):
+        try:
+            rule = normalize_rule(raw, version)
+        except InvalidRule as exc:
+            problems.append('rules[%d]: %s' % (index, exc))
+            continue
+        twin = None
+        for other in prepared:
+            if same_rule(other, rule):
+                twin = other
+                break
+        if twin is None:
+            rule['index'] = index
+            prepared.append(rule)
+            continue
+        conflicts = [field for field in ('access_level', 'metadata', 'lock_deletion',
+                                         'lock_visibility', 'lock_reason')
+                     if twin[field] != rule[field]]
+        if conflicts:
+            detail = ', '.join('%s %r vs %r' % (f, twin[f], rule[f]) for f in conflicts)
+            problems.append(
+                'rules[%d] and rules[%d] name the same rule (%s and %s) with '
+                'different settings (%s); give it once.' % (
+                    twin['index'], index, _label(twin), _label(rule), detail))
+    if problems:
+        raise InvalidRule('Invalid access rules, nothing was changed: %s'
+                          % ' '.join(problems))
+    for rule in prepared:
+        rule.pop('index', None)
+    return prepared
+
+
+def required_features(rules, state):
+    """[(feature, what)] the task's rules need (checked before any write)."""
+    needed = []
+    if state != 'present':
+        return needed
+    if any(r.get('metadata') for r in rules):
+        needed.append(('access_rule_metadata', 'Access rule metadata'))
+    if any(r.get('lock_deletion') or r.get('lock_visibility') for r in rules):
+        needed.append(('access_rule_locks', 'Access rule locks'))
+    return needed
+
+
+# -- planning -----------------------------------------------------------------
+
+class Plan(object):
+    """What to do to one share's rules.
+
+    ``add``: task rules to allow; ``update``: (existing rule, level) to change;
+    ``replace``: (existing rule, task rule) to deny then allow again (a rule in
+    error, or a level change below 2.88); ``metadata``: (existing rule, items
+    to set); ``remove``: existing rules to deny; ``hidden``: existing rules
+    whose target is hidden and were left alone; ``unchanged``: existing rules
+    that already match.
+    """
+
+    def __init__(self):
+        self.add = []
+        self.update = []
+        self.replace = []
+        self.metadata = []
+        self.remove = []
+        self.hidden = []
+        self.unchanged = []
+
+    @property
+    def changed(self):
+        return bool(self.add or self.update or self.replace or self.metadata
+                    or self.remove)
+
+    @property
+    def writes_rules(self):
+        return bool(self.add or self.update or self.replace or self.remove)
+
+
+def plan_rules(existing, desired, state='present', purge=False,
+               update_in_place=True):
+    """Compare the share's rules with the task's; return a Plan.
+
+    ``existing`` are the rules as Manila lists them (rules already on their
+    way out are ignored); ``desired`` the prepared task rules.
+    ``update_in_place``: the API can change a rule's level (2.88+).
+    """
+    plan = Plan()
+    live = [r for r in existing if r.get('state') not in ACCESS_DENY_STATES]
+    plan.hidden = [r for r in live if rule_key(r.get('access_type'), r.get('access_to')) is None]
+    visible = [r for r in live if r not in plan.hidden]
+    matched_ids = set()
+    for rule in desired:
+        current = None
+        for candidate in visible:
+            if same_rule(candidate, rule):
+                current = candidate
+                break
+        if state == 'absent':
+            if current is not None:
+                plan.remove.append(current)
+                matched_ids.add(current['id'])
+            continue
+        if current is None:
+            plan.add.append(rule)
+            continue
+        matched_ids.add(current['id'])
+        if current.get('state') in ACCESS_ERROR_STATES:
+            plan.replace.append((current, rule))
+            continue
+        if current.get('access_level') != rule['access_level']:
+            if update_in_place:
+                plan.update.append((current, rule['access_level']))
+            else:
+                plan.replace.append((current, rule))
+                continue
+        items = metadata_to_set(current.get('metadata'), rule.get('metadata'))
+        if items:
+            plan.metadata.append((current, items))
+        if not (current.get('access_level') != rule['access_level'] or items):
+            plan.unchanged.append(current)
+    if state == 'present' and purge:
+        plan.remove.extend(r for r in visible if r['id'] not in matched_ids)
+    return plan
+
+
+def metadata_to_set(current, desired):
+    """The metadata items of ``desired`` that ``current`` lacks or differs in."""
+    if not desired:
+        return {}
+    current = current or {}
+    return dict((k, v) for k, v in desired.items() if current.get(k) != v)
+
+
+def diff_view(rules):
+    """Rules as shown in a diff: sorted, only the fields a task sets."""
+    view = []
+    for rule in rules:
+        item = dict((field, rule.get(field)) for field in DIFF_FIELDS)
+        item['metadata'] = item['metadata'] or {}
+        view.append(item)
+    return sorted(view, key=lambda r: (r['access_type'] or '', r['access_to'] or ''))
+
+
+def predicted_rules(existing, plan):
+    """The rules the share will have after the plan (for check mode and diffs)."""
+    removed = set(r['id'] for r in plan.remove)
+    removed.update(current['id'] for current, _rule in plan.replace)
+    levels = dict((current['id'], level) for current, level in plan.update)
+    metadata = dict((current['id'], items) for current, items in plan.metadata)
+    after = []
+    for rule in existing:
+        if rule['id'] in removed or rule.get('state') in ACCESS_DENY_STATES:
+            continue
+        rule = dict(rule)
+        if rule['id'] in levels:
+            rule['access_level'] = levels[rule['id']]
+        if rule['id'] in metadata:
+            rule['metadata'] = dict(rule.get('metadata') or {}, **metadata[rule['id']])
+        after.append(rule)
+    for rule in list(plan.add) + [r for _c, r in plan.replace]:
+        after.append(dict(access_type=rule['access_type'], access_to=rule['access_to'],
+                          access_level=rule['access_level'],
+                          metadata=rule.get('metadata') or {}, state='active'))
+    return after
+
+
+# -- calls --------------------------------------------------------------------
+
+class AccessAPI(object):
+    """The access-rule calls for one client, at its negotiated microversion."""
+
+    def __init__(self, client, timeout=180):
+        self.client = client
+        self.timeout = timeout
+
+    # reading
+    def list(self, share_id, filters=None):
+        """Every rule of a share (2.45+: GET /share-access-rules; else the
+        ``access_list`` action, which is a read sent as POST)."""
+        if self.client.supports('share_access_rules_api'):
+            query = {'share_id': share_id}
+            for key, value in (filters or {}).items():
+                if key == 'metadata' and value:
+                    # Manila parses this with ast.literal_eval.
+                    query['metadata'] = repr(dict(value))
+                elif value is not None:
+                    query[key] = value
+            body = self.client.get('share-access-rules', query=query)
+        else:
+            body = self.client.action('shares/%s' % share_id, 'access_list',
+                                      None, read_only=True)
+        return body.get('access_list', [])
+
+    # writing
+    def allow(self, share_id, rule):
+        args = {'access_type': rule['access_type'], 'access_to': rule['access_to'],
+                'access_level': rule['access_level']}
+        if rule.get('metadata'):
+            self.client.require('access_rule_metadata', 'Access rule metadata')
+            args['metadata'] = rule['metadata']
+        if rule.get('lock_deletion') or rule.get('lock_visibility'):
+            self.client.require('access_rule_locks', 'Access rule locks')
+            args['lock_deletion'] = rule.get('lock_deletion', False)
+            args['lock_visibility'] = rule.get('lock_visibility', False)
+            if rule.get('lock_reason'):
+                args['lock_reason'] = rule['lock_reason']
+        return self.client.action('shares/%s' % share_id, 'allow_access', args).get('access', {})
+
+    def deny(self, share_id, rule, unrestrict=False):
+        args = {'access_id': rule['id']}
+        if unrestrict:
+            self.client.require('access_rule_locks', 'unrestrict')
+            args['unrestrict'] = True
+        try:
+            self.client.action('shares/%s' % share_id, 'deny_access', args)
+        except Forbidden as exc:
+            hint = ('Set unrestrict=true to drop its deletion lock (only who '
+                    'placed the lock, or an admin, can).' if not unrestrict else
+                    'Only who placed the lock, or an admin, can remove it.')
+            raise ManilaError('Rule %s (%s) cannot be denied: it is locked against '
+                              'deletion. %s Manila said: %s' % (
+                                  rule['id'], _label(rule), hint, exc.message),
+                              status=exc.status, request_id=exc.request_id)
+
+    def update_level(self, rule_id, level):
+        return self.client.put('share-access-rules/%s' % rule_id,
+                               {'update_access': {'access_level': level}},
+                               feature='update_access_level').get('access', {})
+
+    def set_metadata(self, rule_id, items):
+        self.client.put('share-access-rules/%s/metadata' % rule_id,
+                        {'metadata': items}, feature='access_rule_metadata')
+
+    # waiting
+    def wait_rules(self, share_id, touched=(), denied=(), what=None):
+        """Poll the share's rules until every ``touched`` rule (IDs) is active
+        and every ``denied`` one is gone.  Returns the final listing.
+
+        A touched rule in error ends the wait with Manila's user messages.
+        """
+        touched = set(touched)
+        denied = set(denied)
+        last = {}
+
+        def fetch():
+            rules = self.list(share_id)
+            last['rules'] = rules
+            return {'status': rules_progress(rules, touched, denied), 'rules': rules}
+
+        def explain(_resource):
+            return resources.user_messages(self.client, share_id)
+
+        label = what or 'The access rules of share %s' % share_id
+        try:
+            wait_for(fetch, targets=(_SETTLED,), errors=(_FAILED,), timeout=self.timeout,
+                     what=label, explain=explain, sleep=self.client.sleep)
+        except WaitFailed as exc:
+            failed = [r for r in last.get('rules', []) if r['id'] in touched
+                      and r.get('state') in ACCESS_ERROR_STATES]
+            if failed:
+                exc.message = ('%s Rules in error: %s.' % (
+                    exc.message, ', '.join('%s (%s, %s)' % (_label(r), r['id'], r.get('access_level'))
+                                           for r in failed)))
+                exc.args = (exc.message,)
+            raise
+        return last['rules']
+
+    def wait_share_status(self, share_id, get_share):
+        """Poll the share until its access_rules_status is no longer syncing.
+
+        Returns the share.  'error' is returned, not raised: it may come from
+        a rule this task did not touch; the caller decides.
+        """
+        def fetch():
+            share = get_share(share_id)
+            if share is None:
+                return None
+            status = share.get('access_rules_status')
+            done = status in ACCESS_RULES_STATUS_ACTIVE or status in ACCESS_RULES_STATUS_ERROR
+            return dict(share, _progress=_SETTLED if done else _BUSY)
+
+        share = wait_for(fetch, targets=(_SETTLED,), errors=(), timeout=self.timeout,
+                         what='The access_rules_status of share %s' % share_id,
+                         state_of=lambda s: s['_progress'], sleep=self.client.sleep)
+        share.pop('_progress', None)
+        return share
+
+
+def rules_progress(rules, touched, denied):
+    """settled / busy / failed for a listing, given the IDs waited on."""
+    by_id = dict((r['id'], r) for r in rules)
+    for rule_id in touched:
+        rule = by_id.get(rule_id)
+        if rule is not None and rule.get('state') in ACCESS_ERROR_STATES:
+            return _FAILED
+    for rule_id in touched:
+        rule = by_id.get(rule_id)
+        if rule is None or rule.get('state') not in ACCESS_ACTIVE_STATES:
+            return _BUSY
+    if any(rule_id in by_id for rule_id in denied):
+        return _BUSY
+    return _SETTLED
+
+
+def filter_rules(rules, access_type=None, access_to=None, access_level=None,
+                 metadata=None):
+    """The rules matching every filter given (ip targets as networks)."""
+    wanted_key = rule_key(access_type, access_to) if access_to is not None else None
+    found = []
+    for rule in rules:
+        if access_type and rule.get('access_type') != access_type:
+            continue
+        if access_to is not None and rule_key(rule.get('access_type'),
+                                              rule.get('access_to')) != wanted_key:
+            continue
+        if access_level and rule.get('access_level') != access_level:
+            continue
+        if metadata:
+            have = rule.get('metadata') or {}
+            if any(have.get(k) != v for k, v in metadata.items()):
+                continue
+        found.append(rule)
+    return found

@@ -1,0 +1,414 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_access
+short_description: Make the access rules of an OpenStack Manila share what the task says
+version_added: 0.1.0
+description:
+  - Converges the access rules of one Manila share to a list, the way Manila
+    itself identifies rules - by access type and target. IP targets compare
+    as networks, so V(10.0.0.1) and V(10.0.0.1/32) are the same rule.
+  - Adds missing rules, changes the access level of a rule in place (API
+    2.88+; on older APIs by denying and allowing the rule again, with a
+    warning), sets rule metadata, and with O(purge_rules) or O(state=absent)
+    denies rules.
+  - Every rule is checked before any request is sent, with the rules Manila
+    applies (strict networks, IPv6 only from API 2.38, user and group names,
+    certificate common names, cephx IDs from API 2.13). One invalid rule fails
+    the task and nothing is written.
+  - Waits until every rule it touched is V(active), denied rules are gone and
+    the share's C(access_rules_status) is V(active). A rule that goes to
+    V(error) fails the task with Manila's reason.
+  - Rules whose target is hidden from this user by a visibility lock (shown
+    as C(******)) cannot be matched; they are left alone, with a warning.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; reports the same C(changed) and diff as a real run.
+  diff_mode:
+    support: full
+    description: The share's rules before and after (type, target, level, metadata).
+options:
+  share:
+    description:
+      - Name or ID of the share. Manila names are not unique; two shares
+        with the name fail the task.
+    type: str
+    required: true
+  rules:
+    description:
+      - The access rules. The same target given twice with the same settings
+        counts once; with different levels (or metadata or locks) the task
+        fails before any request.
+    type: list
+    elements: dict
+    default: []
+    suboptions:
+      access_type:
+        description:
+          - V(ip) (an address or network; IPv6 needs API 2.38), V(user) (a
+            user or group name), V(cert) (a TLS certificate common name) or
+            V(cephx) (a Ceph auth ID without the C(client.) prefix; API 2.13).
+          - Which types work depends on the share's protocol and driver.
+        type: str
+        required: true
+        choices: [ip, user, cert, cephx]
+      access_to:
+        description:
+          - The target. An ip rule must be an exact network
+            (V(10.0.0.0/24), not V(10.0.0.5/24)).
+        type: str
+        required: true
+      access_level:
+        description:
+          - Read-write or read-only.
+        type: str
+        choices: [rw, ro]
+        default: rw
+      metadata:
+        description:
+          - Metadata of the rule (API 2.45+). Keys are set on an existing rule
+            when they differ; keys not listed are kept.
+        type: dict
+      lock_deletion:
+        description:
+          - Lock the new rule against deletion (API 2.82+). Applies when the
+            rule is created. Manila then also locks the share's deletion.
+        type: bool
+        default: false
+      lock_visibility:
+        description:
+          - Hide the new rule's target and key from other users (API 2.82+).
+            Applies when the rule is created.
+        type: bool
+        default: false
+      lock_reason:
+        description:
+          - Why the rule is locked; needs O(rules[].lock_deletion) or
+            O(rules[].lock_visibility).
+        type: str
+  state:
+    description:
+      - V(present) makes the listed rules exist with the listed levels;
+        V(absent) denies the listed rules (their level does not matter).
+    type: str
+    choices: [present, absent]
+    default: present
+  purge_rules:
+    description:
+      - With O(state=present), deny every rule of the share that is not
+        listed, so that the share ends with exactly O(rules). Hidden rules
+        are never denied.
+    type: bool
+    default: false
+  unrestrict:
+    description:
+      - Remove the deletion lock of a rule this task denies (API 2.82+). Only
+        who placed the lock, or an admin, can. Without it a locked rule fails
+        the task.
+    type: bool
+    default: false
+  wait:
+    description:
+      - Wait until the rules are applied and the share's
+        C(access_rules_status) is V(active).
+      - A level change without API 2.88 always waits for the old rule to be
+        denied before allowing it again.
+    type: bool
+    default: true
+  timeout:
+    description:
+      - Seconds to wait for each asynchronous step.
+    type: int
+    default: 180
+notes:
+  - Rules are denied after new ones are allowed, so access is never narrower
+    than needed while the task runs. The exception is a level change below
+    API 2.88, where the rule is briefly absent.
+  - A rule found in V(error) that the task lists is denied and allowed again.
+'''
+
+EXAMPLES = r'''
+- name: Two clients may mount the share, one of them read-only
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: projects
+    rules:
+      - access_type: ip
+        access_to: 10.0.0.0/24
+      - access_type: ip
+        access_to: 192.168.10.7
+        access_level: ro
+
+- name: Exactly these rules, every other rule denied
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: projects
+    purge_rules: true
+    rules:
+      - access_type: ip
+        access_to: 10.0.0.0/24
+        metadata:
+          owner: batch
+
+- name: Windows users on a CIFS share
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: team-docs
+    rules:
+      - access_type: user
+        access_to: alice
+      - access_type: user
+        access_to: auditors
+        access_level: ro
+
+- name: A CephFS client; its key is returned for the mount
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: cephfs-data
+    rules:
+      - access_type: cephx
+        access_to: app1
+  register: granted
+
+- name: Use the key
+  ansible.builtin.debug:
+    msg: "{{ (granted.rules | selectattr('access_to', 'equalto', 'app1') | first).access_key }}"
+
+- name: Take one client away
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: projects
+    state: absent
+    rules:
+      - access_type: ip
+        access_to: 192.168.10.7
+'''
+
+RETURN = r'''
+rules:
+  description:
+    - The share's rules as they end up, as Manila lists them. In check mode,
+      the rules as they would be (new rules have no ID).
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Rule ID.
+      type: str
+    access_type:
+      description: ip, user, cert or cephx.
+      type: str
+    access_to:
+      description: The target (C(******) when hidden by a visibility lock).
+      type: str
+    access_level:
+      description: rw or ro.
+      type: str
+    state:
+      description: Rule state, for example V(active) or V(error).
+      type: str
+    access_key:
+      description: The cephx key to mount with (API 2.21+; null for other types).
+      type: str
+    metadata:
+      description: Rule metadata (API 2.45+).
+      type: dict
+share:
+  description: The share's ID, name and C(access_rules_status).
+  returned: always
+  type: dict
+  sample: {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "projects", "access_rules_status": "active"}
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+  sample: '2.99'
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils.access import (
+    AccessAPI,
+    InvalidRule,
+    diff_view,
+    plan_rules,
+    predicted_rules,
+    prepare_rules,
+    required_features,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    ACCESS_DENY_STATES,
+    ACCESS_ERROR_STATES,
+    ACCESS_RULES_STATUS_ERROR,
+    SHARE_BUSY_STATES,
+    SHARE_ERROR_STATES,
+)
+
+# Share statuses where Manila refuses rule changes for as long as they last.
+MIGRATING_STATES = frozenset(['migrating', 'migrating_to', 'server_migrating',
+                              'server_migrating_to'])
+
+
+class ShareAccessModule(ManilaModule):
+    argument_spec = dict(
+        share=dict(type='str', required=True),
+        rules=dict(type='list', elements='dict', default=[], options=dict(
+            access_type=dict(type='str', required=True,
+                             choices=['ip', 'user', 'cert', 'cephx']),
+            access_to=dict(type='str', required=True),
+            access_level=dict(type='str', default='rw', choices=['rw', 'ro']),
+            metadata=dict(type='dict'),
+            lock_deletion=dict(type='bool', default=False),
+            lock_visibility=dict(type='bool', default=False),
+            lock_reason=dict(type='str'),
+        )),
+        state=dict(type='str', default='present', choices=['present', 'absent']),
+        purge_rules=dict(type='bool', default=False),
+        unrestrict=dict(type='bool', default=False),
+        wait=dict(type='bool', default=True),
+        timeout=dict(type='int', default=180),
+    )
+
+    def run(self):
+        p = self.params
+        if p['timeout'] < 1:
+            self.fail('timeout must be a positive number of seconds.')
+        if p['purge_rules'] and p['state'] == 'absent':
+            self.fail('purge_rules only applies with state=present.')
+        client = self.client
+        try:
+            desired = prepare_rules(p['rules'], client.version)
+        except InvalidRule as exc:
+            return self.fail(str(exc))
+        for feature, what in required_features(desired, p['state']):
+            client.require(feature, what)
+        if p['unrestrict']:
+            client.require('access_rule_locks', 'unrestrict')
+
+        self.shares = ShareAPI(client, p['timeout'])
+        self.access = AccessAPI(client, p['timeout'])
+        share = resources.require(client, 'share', p['share'])
+        existing = self.access.list(share['id'])
+        plan = plan_rules(existing, desired, p['state'], p['purge_rules'],
+                          update_in_place=client.supports('update_access_level'))
+        self.explain_plan(plan)
+
+        before = diff_view(r for r in existing if r.get('state') not in ACCESS_DENY_STATES)
+        predicted = predicted_rules(existing, plan)
+        if not plan.changed:
+            return self.finish(False, share, existing, before, before)
+        if self.check_mode:
+            return self.finish(True, share, predicted, before, diff_view(predicted))
+
+        share = self.ready(share)
+        rules = self.apply(share, plan)
+        self.finish(True, share, rules, before, diff_view(
+            r for r in rules if r.get('state') not in ACCESS_DENY_STATES))
+
+    def explain_plan(self, plan):
+        if plan.hidden:
+            self.warn('%d rule(s) of this share have targets hidden from this user '
+                      'by a visibility lock (shown as ******); they cannot be '
+                      'matched and were left alone (IDs: %s).' % (
+                          len(plan.hidden), ', '.join(sorted(r['id'] for r in plan.hidden))))
+        level_changes = [(c, r) for c, r in plan.replace
+                         if c.get('state') not in ACCESS_ERROR_STATES]
+        if level_changes:
+            self.warn('Manila API %s cannot change an access level in place (that '
+                      'needs 2.88): %s denied and allowed again, so the client '
+                      'has no access for a short while.' % (
+                          self.client.version,
+                          ', '.join('%s:%s' % (c['access_type'], c['access_to'])
+                                    for c, _r in level_changes) + (
+                              ' is' if len(level_changes) == 1 else ' are')))
+
+    def ready(self, share):
+        """Fail clearly, or wait, when the share cannot take rule changes now."""
+        label = 'Share %s (%s)' % (share.get('name'), share['id'])
+        status = share.get('status')
+        if share.get('is_soft_deleted'):
+            self.fail('%s is in the recycle bin; restore it before changing its '
+                      'access rules.' % label)
+        if status in MIGRATING_STATES:
+            self.fail('%s is %s (task state %s): Manila refuses access rule '
+                      'changes until the migration is completed or cancelled.'
+                      % (label, status, share.get('task_state')))
+        if status in SHARE_ERROR_STATES:
+            self.client.require('access_rules_on_error_share',
+                                '%s is in status %s: changing its access rules' % (label, status))
+        if status in SHARE_BUSY_STATES:
+            if not self.params['wait']:
+                self.fail('%s is busy (%s) and Manila refuses access rule changes '
+                          'until it is done; run again later or set wait=true.'
+                          % (label, status))
+            share = self.shares.wait(share)
+        return share
+
+    def apply(self, share, plan):
+        share_id = share['id']
+        unrestrict = self.params['unrestrict']
+        touched = []
+        for rule in plan.add:
+            touched.append(self.access.allow(share_id, rule)['id'])
+        for current, level in plan.update:
+            self.access.update_level(current['id'], level)
+            touched.append(current['id'])
+        for current, items in plan.metadata:
+            self.access.set_metadata(current['id'], items)
+        denied = []
+        for current, _rule in plan.replace:
+            self.access.deny(share_id, current, unrestrict)
+            denied.append(current['id'])
+        if plan.replace:
+            # The same target cannot be allowed while the old rule exists.
+            self.access.wait_rules(share_id, denied=denied, what=(
+                'The rules being replaced on share %s' % share_id))
+            for _current, rule in plan.replace:
+                touched.append(self.access.allow(share_id, rule)['id'])
+        for current in plan.remove:
+            self.access.deny(share_id, current, unrestrict)
+            denied.append(current['id'])
+        if not self.params['wait']:
+            return self.access.list(share_id)
+        rules = self.access.wait_rules(share_id, touched=touched, denied=denied)
+        settled = self.access.wait_share_status(share_id, self.shares.get)
+        status = settled.get('access_rules_status')
+        share['access_rules_status'] = status
+        if status in ACCESS_RULES_STATUS_ERROR:
+            others = [r for r in rules if r.get('state') in ACCESS_ERROR_STATES]
+            self.warn('The rules of this task are active, but the share\'s '
+                      'access_rules_status is %s because of other rules in error: %s.'
+                      % (status, ', '.join('%s:%s (%s)' % (
+                          r['access_type'], r['access_to'], r['id']) for r in others)
+                         or 'none listed'))
+        return rules
+
+    def finish(self, changed, share, rules, before, after):
+        result = dict(changed=changed, rules=list(rules), share=dict(
+            id=share['id'], name=share.get('name'),
+            access_rules_status=share.get('access_rules_status')))
+        if self.diff_mode:
+            result['diff'] = dict(before=dict(rules=before), after=dict(rules=after))
+        self.exit(**result)
+
+
+def main():
+    ShareAccessModule()()
+
+
+if __name__ == '__main__':
+    main()

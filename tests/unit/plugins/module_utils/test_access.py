@@ -1,0 +1,379 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.plugins.module_utils.access import (
+    AccessAPI,
+    InvalidRule,
+    diff_view,
+    filter_rules,
+    plan_rules,
+    predicted_rules,
+    prepare_rules,
+    required_features,
+    rules_progress,
+    same_rule,
+    validate_target,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+    CheckModeWrite,
+    ManilaError,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import WaitFailed
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    make_client,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+V = APIVersion
+
+# -- validation: a table of what Manila accepts and refuses --------------------
+
+VALID = [
+    ('ip', '10.0.0.1', '2.29'),
+    ('ip', '10.0.0.1/32', '2.29'),
+    ('ip', '10.0.0.0/24', '2.29'),
+    ('ip', '0.0.0.0/0', '2.29'),
+    ('ip', 'fd00::/64', '2.38'),
+    ('ip', '2001:db8::1', '2.99'),
+    ('user', 'alice', '2.29'),
+    ('user', 'abcd', '2.29'),
+    ('user', 'a' * 255, '2.29'),
+    ('user', 'Domain Users', '2.29'),
+    ('user', '/abc', '2.29'),           # Manila does not check the first character
+    ('user', 'first.last', '2.29'),
+    ('cert', 'client.example.com', '2.29'),
+    ('cert', 'x', '2.29'),
+    ('cert', 'x' * 64, '2.29'),
+    ('cert', '  padded  ', '2.29'),      # Manila checks the stripped name
+    ('cephx', 'app1', '2.13'),
+    ('cephx', 'app-1_x', '2.99'),
+]
+
+INVALID = [
+    ('ip', '10.0.0.5/24', '2.99', '10.0.0.0/24'),        # host bits: say which network
+    ('ip', '10.0.0.256', '2.99', 'not a valid'),
+    ('ip', 'ten', '2.99', 'not a valid'),
+    ('ip', '10.0.0.0/33', '2.99', 'not a valid'),
+    ('ip', 'fd00::1', '2.37', '2.38'),
+    ('ip', 'fd00::1/64', '2.99', 'fd00::/64'),
+    ('user', 'abc', '2.99', '4-255'),
+    ('user', 'a' * 256, '2.99', '4-255'),
+    ('user', 'al:ice', '2.99', ':'),
+    ('user', 'DOM\\alice', '2.99', '\\'),
+    ('user', 'a,b,c', '2.99', ','),
+    ('user', '....', '2.99', 'periods or spaces'),
+    ('user', ' . . ', '2.99', 'periods or spaces'),
+    ('user', '', '2.99', '4-255'),
+    ('cert', '', '2.99', '1-64'),
+    ('cert', '   ', '2.99', '1-64'),
+    ('cert', 'x' * 65, '2.99', '1-64'),
+    ('cephx', 'client.app1', '2.99', 'periods'),
+    ('cephx', 'app1', '2.12', '2.13'),
+    ('cephx', u'\u00e4pp', '2.99', 'printable'),
+    ('cephx', '', '2.99', 'empty'),
+    ('nfs', '10.0.0.1', '2.99', 'access_type'),
+]
+
+
+@pytest.mark.parametrize('access_type,access_to,version', VALID)
+def test_valid_targets(access_type, access_to, version):
+    validate_target(access_type, access_to, V(version))
+
+
+@pytest.mark.parametrize('access_type,access_to,version,needle', INVALID)
+def test_invalid_targets(access_type, access_to, version, needle):
+    with pytest.raises(InvalidRule) as err:
+        validate_target(access_type, access_to, V(version))
+    assert needle in str(err.value)
+
+
+def test_strict_network_error_names_both_meanings():
+    with pytest.raises(InvalidRule) as err:
+        validate_target('ip', '10.0.0.5/24', V('2.99'))
+    assert '10.0.0.0/24' in str(err.value) and '10.0.0.5 ' in str(err.value)
+
+
+# -- matching ---------------------------------------------------------------------
+
+@pytest.mark.parametrize('a,b,same', [
+    (('ip', '10.0.0.1'), ('ip', '10.0.0.1/32'), True),
+    (('ip', '10.0.0.0/24'), ('ip', '10.0.0.0/24'), True),
+    (('ip', '10.0.0.1'), ('ip', '10.0.0.2'), False),
+    (('ip', '10.0.0.0/24'), ('ip', '10.0.0.0/25'), False),
+    (('ip', 'FD00::1'), ('ip', 'fd00:0::1/128'), True),
+    (('user', 'alice'), ('user', 'alice'), True),
+    (('user', 'alice'), ('user', 'Alice'), False),
+    (('user', 'alice'), ('cert', 'alice'), False),
+    (('ip', '******'), ('ip', '******'), False),      # hidden targets never match
+])
+def test_matching(a, b, same):
+    assert same_rule(dict(access_type=a[0], access_to=a[1]),
+                     dict(access_type=b[0], access_to=b[1])) is same
+
+
+def rule(access_to, level='rw', access_type='ip', state='active', rule_id=None, metadata=None):
+    return dict(id=rule_id or 'id-%s' % access_to, access_type=access_type,
+                access_to=access_to, access_level=level, state=state,
+                metadata=metadata or {}, access_key=None)
+
+
+def want(access_to, level='rw', access_type='ip', **extra):
+    return dict(dict(access_type=access_type, access_to=access_to, access_level=level), **extra)
+
+
+# -- preparing the task's list ------------------------------------------------------
+
+def test_duplicates_with_the_same_level_are_one_rule():
+    rules = prepare_rules([want('10.0.0.1'), want('10.0.0.1/32'), want('10.0.0.2')], V('2.99'))
+    assert [r['access_to'] for r in rules] == ['10.0.0.1', '10.0.0.2']
+
+
+def test_duplicates_with_different_levels_are_an_error():
+    with pytest.raises(InvalidRule) as err:
+        prepare_rules([want('10.0.0.1'), want('10.0.0.1/32', 'ro')], V('2.99'))
+    message = str(err.value)
+    assert 'rules[0] and rules[1]' in message and 'access_level' in message
+    assert 'nothing was changed' in message
+
+
+def test_every_invalid_rule_is_reported_at_once():
+    with pytest.raises(InvalidRule) as err:
+        prepare_rules([want('10.0.0.1'), want('10.0.0.5/24'), want('ab', access_type='user')],
+                      V('2.99'))
+    assert 'rules[1]' in str(err.value) and 'rules[2]' in str(err.value)
+    assert 'rules[0]' not in str(err.value)
+
+
+def test_defaults_and_metadata_as_strings():
+    rules = prepare_rules([dict(access_type='ip', access_to=' 10.0.0.1 ', metadata={'n': 1, 'b': True})],
+                          V('2.99'))
+    assert rules[0]['access_level'] == 'rw'
+    assert rules[0]['access_to'] == '10.0.0.1'
+    assert rules[0]['metadata'] == {'n': '1', 'b': 'True'}
+
+
+@pytest.mark.parametrize('extra,needle', [
+    (dict(metadata={'k': ''}), 'empty value'),
+    (dict(metadata={'k' * 256: 'v'}), 'longer than 255'),
+    (dict(lock_reason='why'), 'lock_reason'),
+    (dict(access_level='rx'), 'rw or ro'),
+])
+def test_invalid_rule_settings(extra, needle):
+    with pytest.raises(InvalidRule) as err:
+        prepare_rules([want('10.0.0.1', **extra)], V('2.99'))
+    assert needle in str(err.value)
+
+
+def test_required_features():
+    rules = prepare_rules([want('10.0.0.1', metadata={'a': 'b'}),
+                           want('10.0.0.2', lock_deletion=True)], V('2.99'))
+    assert [f for f, _w in required_features(rules, 'present')] == [
+        'access_rule_metadata', 'access_rule_locks']
+    assert required_features(rules, 'absent') == []
+
+
+# -- planning -----------------------------------------------------------------------
+
+EXISTING = [
+    rule('10.0.0.1/32'),
+    rule('10.0.0.0/24', 'ro'),
+    rule('192.168.0.9'),
+    rule('******', rule_id='hidden'),
+    rule('10.9.9.9', state='queued_to_deny'),
+]
+
+
+def plan_for(desired, **kwargs):
+    return plan_rules(EXISTING, prepare_rules(desired, V('2.99')), **kwargs)
+
+
+def test_nothing_to_do_when_everything_matches():
+    plan = plan_for([want('10.0.0.1'), want('10.0.0.0/24', 'ro')])
+    assert not plan.changed
+    assert [r['id'] for r in plan.unchanged] == ['id-10.0.0.1/32', 'id-10.0.0.0/24']
+    assert [r['id'] for r in plan.hidden] == ['hidden']
+
+
+def test_add_and_change_level_in_place():
+    plan = plan_for([want('10.0.0.1', 'ro'), want('172.16.0.1')])
+    assert [r['access_to'] for r in plan.add] == ['172.16.0.1']
+    assert [(c['id'], level) for c, level in plan.update] == [('id-10.0.0.1/32', 'ro')]
+    assert not plan.replace and not plan.remove
+
+
+def test_level_change_below_2_88_replaces_the_rule():
+    plan = plan_for([want('10.0.0.1', 'ro')], update_in_place=False)
+    assert not plan.update
+    assert [(c['id'], r['access_level']) for c, r in plan.replace] == [('id-10.0.0.1/32', 'ro')]
+
+
+def test_purge_removes_unlisted_visible_rules_only():
+    plan = plan_for([want('10.0.0.1')], purge=True)
+    assert sorted(r['id'] for r in plan.remove) == ['id-10.0.0.0/24', 'id-192.168.0.9']
+
+
+def test_absent_removes_listed_rules_whatever_their_level():
+    plan = plan_for([want('10.0.0.0/24', 'rw'), want('10.7.7.7')], state='absent')
+    assert [r['id'] for r in plan.remove] == ['id-10.0.0.0/24']
+    assert not plan.add
+
+
+def test_a_rule_being_denied_is_not_a_match():
+    plan = plan_for([want('10.9.9.9')])
+    assert [r['access_to'] for r in plan.add] == ['10.9.9.9']
+
+
+def test_a_listed_rule_in_error_is_replaced():
+    existing = [rule('alice', access_type='user', state='error')]
+    plan = plan_rules(existing, prepare_rules([want('alice', access_type='user')], V('2.99')))
+    assert [c['id'] for c, _r in plan.replace] == ['id-alice']
+
+
+def test_metadata_only_sets_differences():
+    existing = [rule('10.0.0.1', metadata={'a': '1', 'b': '2'})]
+    plan = plan_rules(existing, prepare_rules([want('10.0.0.1', metadata={'a': '1', 'c': 3})],
+                                              V('2.99')))
+    assert [(c['id'], items) for c, items in plan.metadata] == [('id-10.0.0.1', {'c': '3'})]
+
+
+def test_predicted_rules_and_diff():
+    plan = plan_for([want('10.0.0.1', 'ro'), want('172.16.0.1')], purge=True)
+    after = diff_view(predicted_rules(EXISTING, plan))
+    assert [(r['access_to'], r['access_level']) for r in after] == [
+        ('******', 'rw'), ('10.0.0.1/32', 'ro'), ('172.16.0.1', 'rw')]
+
+
+def test_filter_rules_matches_ip_as_network():
+    rules = [rule('10.0.0.1'), rule('10.0.0.2', 'ro', metadata={'o': 'x'}), rule('bob', access_type='user')]
+    assert [r['id'] for r in filter_rules(rules, 'ip', '10.0.0.1/32')] == ['id-10.0.0.1']
+    assert [r['id'] for r in filter_rules(rules, access_level='ro')] == ['id-10.0.0.2']
+    assert [r['id'] for r in filter_rules(rules, metadata={'o': 'x'})] == ['id-10.0.0.2']
+
+
+def test_progress_of_a_wait():
+    rules = [rule('a', state='active'), rule('b', state='applying')]
+    assert rules_progress(rules, ['id-a'], []) == 'settled'
+    assert rules_progress(rules, ['id-a', 'id-b'], []) == 'busy'
+    assert rules_progress(rules, ['id-a'], ['id-b']) == 'busy'
+    assert rules_progress(rules, ['id-a'], ['id-gone']) == 'settled'
+    assert rules_progress([rule('a', state='error')], ['id-a'], []) == 'failed'
+
+
+# -- calls on recorded HTTP -----------------------------------------------------------
+
+def listing(*rules):
+    return RecordedResponse(200, {'access_list': list(rules)})
+
+
+def test_below_2_45_the_listing_is_the_access_list_action_even_in_check_mode():
+    client, session = make_client([
+        ('POST', '/shares/%s/action' % SHARE_ID, listing(rule('10.0.0.1'))),
+    ], max_version='2.44', check_mode=True)
+    rules = AccessAPI(client).list(SHARE_ID)
+    assert [r['access_to'] for r in rules] == ['10.0.0.1']
+    method, url, headers, body = session.calls[-1]
+    assert body == {'access_list': None}
+    assert headers['X-OpenStack-Manila-API-Version'] == '2.44'
+
+
+def test_check_mode_still_refuses_real_writes():
+    client, _session = make_client([], max_version='2.44', check_mode=True)
+    with pytest.raises(CheckModeWrite):
+        AccessAPI(client).allow(SHARE_ID, want('10.0.0.1'))
+
+
+def test_below_2_45_a_wait_polls_the_action_until_active():
+    client, session = make_client([
+        ('POST', '/shares/%s/action' % SHARE_ID,
+         RecordedResponse(200, {'access': dict(rule('10.0.0.1', state='queued_to_apply'),
+                                               id='r1')})),
+        ('POST', '/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1', state='applying'), id='r1'))),
+        ('POST', '/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1'), id='r1'))),
+    ], max_version='2.44')
+    api = AccessAPI(client, timeout=30)
+    new = api.allow(SHARE_ID, prepare_rules([want('10.0.0.1')], V('2.44'))[0])
+    rules = api.wait_rules(SHARE_ID, touched=[new['id']])
+    assert rules[0]['state'] == 'active'
+    bodies = [b for _m, _u, _h, b in session.calls[1:]]
+    assert bodies[0] == {'allow_access': {'access_type': 'ip', 'access_to': '10.0.0.1',
+                                          'access_level': 'rw'}}
+    assert bodies[1:] == [{'access_list': None}, {'access_list': None}]
+
+
+def test_cephx_rules_return_their_access_key():
+    key = 'AQBv0qhjAAAAABAAg5M0Zc3N8tJ4F3LwHs+T0g=='
+    client, session = make_client([
+        ('POST', '/shares/%s/action' % SHARE_ID,
+         RecordedResponse(200, {'access': dict(rule('app1', access_type='cephx', state='queued_to_apply'),
+                                               id='c1')})),
+        ('GET', '/share-access-rules?share_id=%s' % SHARE_ID,
+         listing(dict(rule('app1', access_type='cephx', state='applying'), id='c1'))),
+        ('GET', '/share-access-rules?share_id=%s' % SHARE_ID,
+         listing(dict(rule('app1', access_type='cephx'), id='c1', access_key=key))),
+    ], max_version='2.99')
+    api = AccessAPI(client, timeout=30)
+    new = api.allow(SHARE_ID, prepare_rules([want('app1', access_type='cephx')], V('2.99'))[0])
+    rules = api.wait_rules(SHARE_ID, touched=[new['id']])
+    assert rules[0]['access_key'] == key
+    assert session.calls[1][3] == {'allow_access': {'access_type': 'cephx', 'access_to': 'app1',
+                                                    'access_level': 'rw'}}
+
+
+def test_level_change_in_place_on_2_88():
+    client, session = make_client([
+        ('PUT', '/share-access-rules/r1', RecordedResponse(200, {'access': {'id': 'r1'}})),
+    ], max_version='2.88')
+    AccessAPI(client).update_level('r1', 'ro')
+    assert session.calls[-1][3] == {'update_access': {'access_level': 'ro'}}
+
+
+def test_level_change_in_place_needs_2_88():
+    client, _session = make_client([], max_version='2.87')
+    with pytest.raises(ManilaError) as err:
+        AccessAPI(client).update_level('r1', 'ro')
+    assert '2.88' in str(err.value)
+
+
+def test_deny_with_unrestrict_and_the_locked_rule_error():
+    client, session = make_client([
+        ('POST', '/action', RecordedResponse(202)),
+        ('POST', '/action', RecordedResponse(403, {'forbidden': {
+            'code': 403, 'message': "Cannot deny access for share since it has been locked."}})),
+    ], max_version='2.82')
+    api = AccessAPI(client)
+    api.deny(SHARE_ID, rule('10.0.0.1'), unrestrict=True)
+    assert session.calls[-1][3] == {'deny_access': {'access_id': 'id-10.0.0.1', 'unrestrict': True}}
+    with pytest.raises(ManilaError) as err:
+        api.deny(SHARE_ID, rule('10.0.0.1'))
+    assert 'unrestrict=true' in str(err.value) and 'locked' in str(err.value)
+
+
+def test_a_rule_in_error_fails_the_wait_with_manilas_message():
+    client, _session = make_client([
+        ('GET', '/share-access-rules', listing(dict(rule('cn1', access_type='cert', state='error'), id='e1'))),
+        ('GET', '/messages', RecordedResponse(200, {'messages': [
+            {'user_message': 'update access rules: the access level or type may be unsupported.'}]})),
+    ], max_version='2.99')
+    with pytest.raises(WaitFailed) as err:
+        AccessAPI(client, timeout=30).wait_rules(SHARE_ID, touched=['e1'])
+    message = str(err.value)
+    assert 'may be unsupported' in message and 'cert:cn1' in message
+
+
+def test_list_sends_filters_as_manila_reads_them():
+    client, session = make_client([
+        ('GET', '/share-access-rules', listing()),
+    ], max_version='2.99')
+    AccessAPI(client).list(SHARE_ID, dict(access_type='user', access_level=None,
+                                          metadata={'o': 'x'}))
+    url = session.calls[-1][1]
+    assert 'access_type=user' in url and 'access_level' not in url
+    assert 'metadata=%7B%27o%27%3A+%27x%27%7D' in url
