@@ -84,3 +84,17 @@ MIGRATION_IN_FLIGHT_STATES = frozenset([
     'migration_completing',
     'migration_cancel_in_progress',
 ])
+# Where a migration can be cancelled (Manila refuses elsewhere with 400).
+MIGRATION_CANCELLABLE_STATES = frozenset([
+    'migration_driver_in_progress',
+    'migration_driver_phase1_done',
+    'data_copying_in_progress',
+    'data_copying_completed',
+])
+# A cancel under way.
+MIGRATION_CANCELLING_STATES = frozenset([
+    'migration_cancel_in_progress',
+    'data_copying_cancelled',
+])
+# The cutover (phase 2) under way: too late to cancel.
+MIGRATION_COMPLETING_STATES = frozenset(['migration_completing'])

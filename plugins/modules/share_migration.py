@@ -1,0 +1,426 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_migration
+short_description: Move an OpenStack Manila share to another pool, as a desired state
+version_added: 0.1.0
+description:
+  - Declares on which pool (C(host@backend#pool)) a Manila share lives, and
+    runs Manila's two-phase migration to get it there.
+  - With O(state=completed) the share ends on O(host); with
+    O(state=phase1_done) the data is copied but the cutover waits for a later
+    run (a maintenance window); O(state=cancelled) cancels a migration in
+    flight.
+  - Resumable. A run that finds a migration to the same pool in flight picks
+    it up where it is, and never starts a second one. A migration in flight to
+    another pool is an error that names that pool.
+  - Never resets the share's task state (that would throw the migration's
+    state away).
+  - Migration is admin-only under Manila's default policy. It needs API 2.29
+    or newer; up to 2.95 the calls carry Manila's experimental header, and
+    progress comes from C(GET /shares/{id}/migration-progress) on 2.98+ and
+    from the C(migration_get_progress) action below.
+  - Only the pool, type and network are compared. A share already on O(host)
+    (with the requested type and network) is left alone.
+author:
+  - openkeel.manila contributors
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only (the share, its instances, the pools) and reports what it would do.
+  diff_mode:
+    support: full
+    description: The share's host and task state before and after.
+options:
+  share:
+    description: Name or ID of the share.
+    type: str
+    required: true
+  host:
+    description:
+      - The target pool, C(host@backend#pool) as
+        M(openkeel.manila.share_pool_info) lists it. It must be known to the
+        scheduler; an unknown pool fails the task before any change.
+      - Required with O(state=completed) and O(state=phase1_done). With
+        O(state=cancelled) it is optional and, when given, the migration in
+        flight must be going there.
+    type: str
+  state:
+    description:
+      - V(completed) starts the migration if needed, waits for phase 1, cuts
+        over and waits until the share is available on O(host).
+      - V(phase1_done) starts the migration if needed and stops once the
+        data is copied, without cutting over; a later run with
+        V(completed) finishes it.
+      - V(cancelled) cancels a migration in flight; with none in flight,
+        nothing changes.
+    type: str
+    choices: [completed, phase1_done, cancelled]
+    default: completed
+  new_share_type:
+    description: Name or ID of the share type the share gets on its new pool.
+    type: str
+  new_share_network:
+    description:
+      - Name or ID of the share network the share moves to (types that
+        handle share servers only).
+    type: str
+  writable:
+    description:
+      - Whether clients may keep writing during the migration.
+      - Defaults to V(true), or to V(false) when
+        O(force_host_assisted_migration) is set.
+    type: bool
+  preserve_metadata:
+    description:
+      - Whether file metadata must be preserved.
+      - Defaults to V(true), or to V(false) when
+        O(force_host_assisted_migration) is set.
+    type: bool
+  preserve_snapshots:
+    description:
+      - Whether the share's snapshots move with it.
+      - Defaults to V(true), or to V(false) when
+        O(force_host_assisted_migration) is set.
+    type: bool
+  nondisruptive:
+    description: Whether clients must keep access without remounting.
+    type: bool
+    default: false
+  force_host_assisted_migration:
+    description:
+      - Skip the driver-assisted migration and copy through Manila's data
+        service.
+      - Manila refuses it together with O(writable), O(preserve_metadata),
+        O(preserve_snapshots) or O(nondisruptive) set to V(true); that is
+        checked before any request.
+    type: bool
+    default: false
+  wait:
+    description:
+      - Wait for the migration to reach the desired state.
+      - With V(false), the task sends only the next request the plan needs
+        (start, complete or cancel) and returns; run it again to go on.
+    type: bool
+    default: true
+  timeout:
+    description: Seconds to wait for each phase (copy, cutover, cancel).
+    type: int
+    default: 3600
+notes:
+  - Progress cannot be printed by a module while it runs; the role
+    P(openkeel.manila.share_migrate#role) polls with
+    M(openkeel.manila.share_migration_info) and prints a line per poll.
+seealso:
+  - module: openkeel.manila.share_migration_info
+  - module: openkeel.manila.share_pool_info
+'''
+
+EXAMPLES = r'''
+- name: The share lives on the beta pool
+  openkeel.manila.share_migration:
+    cloud: admin
+    share: projects
+    host: storage@beta#pool_b
+
+- name: Copy the data now, cut over later
+  openkeel.manila.share_migration:
+    cloud: admin
+    share: projects
+    host: storage@beta#pool_b
+    state: phase1_done
+
+- name: In the maintenance window, cut over
+  openkeel.manila.share_migration:
+    cloud: admin
+    share: projects
+    host: storage@beta#pool_b
+    state: completed
+
+- name: Changed our minds
+  openkeel.manila.share_migration:
+    cloud: admin
+    share: projects
+    state: cancelled
+'''
+
+RETURN = r'''
+action:
+  description:
+    - What the task did. V(start) started a migration, V(resume) picked one up,
+      V(complete) cut over one whose data was copied, V(cancel) cancelled one,
+      V(nothing) found the share as wanted.
+  returned: always
+  type: str
+  sample: start
+msg:
+  description: A sentence saying why.
+  returned: always
+  type: str
+share:
+  description: The share after the task, with its export locations (after a cutover, the new ones).
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    host:
+      description: The pool the share lives on.
+      type: str
+    status:
+      description: Share status.
+      type: str
+    task_state:
+      description: Migration task state.
+      type: str
+    export_locations:
+      description: Export locations, preferred first.
+      type: list
+      elements: dict
+migration:
+  description: The migration's state as Manila reports it.
+  returned: always
+  type: dict
+  contains:
+    task_state:
+      description: For example V(migration_driver_phase1_done) or V(migration_success).
+      type: str
+    total_progress:
+      description: Percent copied (None when Manila does not say).
+      type: int
+    details:
+      description: Driver-specific progress details (API 2.59+).
+      type: dict
+    source_host:
+      description: The pool the share is leaving (or lives on).
+      type: str
+    destination_host:
+      description: The pool a migration in flight goes to.
+      type: str
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
+    ADMIN_ONLY,
+    CANCEL,
+    COMPLETE,
+    ERROR,
+    FIND_DESTINATION,
+    MigrationAPI,
+    START,
+    WAIT_CANCELLABLE,
+    WAIT_CANCELLED,
+    WAIT_PHASE1,
+    WAIT_SUCCESS,
+    in_flight,
+    needs_move,
+    plan as make_plan,
+    resolve_flags,
+    resolve_share_type,
+    share_label,
+    start_body,
+    summarize,
+    validate_request,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import wait_for
+
+# How long a run waits for a fresh migration's destination to appear.
+DESTINATION_WAIT = 120
+
+
+class ShareMigrationModule(ManilaModule):
+    argument_spec = dict(
+        share=dict(type='str', required=True),
+        host=dict(type='str'),
+        state=dict(type='str', default='completed',
+                   choices=['completed', 'phase1_done', 'cancelled']),
+        new_share_type=dict(type='str'),
+        new_share_network=dict(type='str'),
+        writable=dict(type='bool'),
+        preserve_metadata=dict(type='bool'),
+        preserve_snapshots=dict(type='bool'),
+        nondisruptive=dict(type='bool', default=False),
+        force_host_assisted_migration=dict(type='bool', default=False),
+        wait=dict(type='bool', default=True),
+        timeout=dict(type='int', default=3600),
+    )
+
+    def run(self):
+        p = self.params
+        try:
+            self.flags = resolve_flags(p)
+            validate_request(p['state'], p['host'], self.flags)
+        except ValueError as exc:
+            self.fail(str(exc))
+        if p['timeout'] < 1:
+            self.fail('timeout must be a positive number of seconds.')
+
+        self.client.require('migration', 'Share migration')
+        self.api = MigrationAPI(self.client, p['timeout'])
+        share = resources.require(self.client, 'share', p['share'])
+        if 'host' not in share:
+            self.fail('%s: Manila does not show this user where %s lives. %s' % (
+                'Share migration needs an administrator', share_label(share),
+                ADMIN_ONLY))
+
+        type_id = network_id = None
+        if p['new_share_type']:
+            type_id = resolve_share_type(self.client, p['new_share_type'])
+        if p['new_share_network']:
+            network_id = resources.require(self.client, 'share_network',
+                                           p['new_share_network'])['id']
+
+        before = dict(share)
+        source, destination = self.hosts(share)
+        move_needed = bool(p['host']) and needs_move(share, p['host'], type_id, network_id)
+        plan = make_plan(share, p['state'], p['host'], destination, move_needed)
+        if plan.action == FIND_DESTINATION:
+            share, source, destination = self.find_destination(share)
+            plan = make_plan(share, p['state'], p['host'], destination, move_needed)
+        if plan.action == ERROR:
+            self.fail(plan.reason, share=share,
+                      migration=summarize(share, None, source, destination))
+        if START in plan.steps:
+            self.api.require_pool(p['host'])
+
+        if self.check_mode:
+            return self.finish(plan, before, share, source, destination, ran=False)
+
+        steps = plan.steps
+        if not p['wait']:
+            steps = self.steps_without_waiting(steps)
+        sent = []
+        for step in steps:
+            self.run_step(step, share, type_id, network_id)
+            sent.append(step)
+        share = self.api.get_share(share['id'])
+        if WAIT_SUCCESS in sent and share.get('status') != 'available':
+            share = self.api.wait_available(share)
+        if WAIT_SUCCESS in sent:
+            source, destination = share.get('host'), None
+        else:
+            source, destination = self.hosts(share)
+        return self.finish(plan, before, share, source, destination, ran=True,
+                           sent=sent)
+
+    # -- helpers ---------------------------------------------------------------
+    def hosts(self, share):
+        if not in_flight(share):
+            return share.get('host'), None
+        source, destination = self.api.hosts(share['id'])
+        return source or share.get('host'), destination
+
+    def find_destination(self, share):
+        """A migration just started: wait until Manila names its destination."""
+        found = {}
+
+        def fetch():
+            current = self.api.get_share(share['id'])
+            if current is None:
+                return None
+            found['share'] = current
+            if in_flight(current):
+                found['hosts'] = self.hosts(current)
+                known = found['hosts'][1] is not None
+            else:
+                found['hosts'] = (current.get('host'), None)
+                known = True
+            return {'known': 'yes' if known else 'no'}
+
+        wait_for(fetch, ['yes'], [], min(self.params['timeout'], DESTINATION_WAIT),
+                 'The destination of the migration of %s' % share_label(share),
+                 state_of=lambda r: r['known'])
+        return found['share'], found['hosts'][0], found['hosts'][1]
+
+    @staticmethod
+    def steps_without_waiting(steps):
+        """wait=false: the writes up to the first wait, nothing after it."""
+        taken = []
+        for step in steps:
+            if step not in (START, COMPLETE, CANCEL):
+                break
+            taken.append(step)
+        return taken
+
+    def run_step(self, step, share, type_id, network_id):
+        api = self.api
+        if step == START:
+            api.start(share['id'], start_body(self.params['host'], self.flags,
+                                              type_id, network_id))
+        elif step == WAIT_PHASE1:
+            api.wait_phase1(share)
+        elif step == COMPLETE:
+            if (api.last_seen or {}).get('task_state') == 'migration_success':
+                return  # Manila found nothing to move: no cutover needed
+            api.complete(share['id'])
+        elif step == WAIT_SUCCESS:
+            api.wait_success(share)
+        elif step == WAIT_CANCELLABLE:
+            api.wait_cancellable(share)
+        elif step == CANCEL:
+            if (api.last_seen or {}).get('task_state') in ('migration_cancelled',
+                                                           'migration_success'):
+                return
+            api.cancel(share['id'])
+        elif step == WAIT_CANCELLED:
+            api.wait_cancelled(share)
+
+    def finish(self, plan, before, share, source, destination, ran, sent=()):
+        changed = plan.changes if not ran else any(
+            s in (START, COMPLETE, CANCEL) for s in sent)
+        shares = ShareAPI(self.client)
+        if ran and self.api.last_seen:
+            progress = self.api.last_seen
+        elif in_flight(share):
+            progress = self.api.progress(share['id'])
+        else:
+            progress = None
+        result_share = dict(share)
+        result_share['export_locations'] = shares.export_locations(share['id'])
+        result = dict(
+            changed=changed,
+            action=plan.action,
+            msg=plan.reason,
+            share=result_share,
+            migration=summarize(share, progress, source, destination),
+        )
+        if not ran:
+            result['msg'] = '(check mode) ' + plan.reason
+        if self.diff_mode:
+            after = {'host': share.get('host'), 'task_state': share.get('task_state')}
+            if not ran and plan.changes:
+                after = {'host': self.params['host'] or share.get('host'),
+                         'task_state': self.predicted_task_state()}
+            result['diff'] = dict(
+                before={'host': before.get('host'), 'task_state': before.get('task_state')},
+                after=after)
+        self.exit(**result)
+
+    def predicted_task_state(self):
+        return {'completed': 'migration_success',
+                'phase1_done': 'migration_driver_phase1_done',
+                'cancelled': 'migration_cancelled'}[self.params['state']]
+
+
+def main():
+    ShareMigrationModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,155 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_pool_info
+short_description: List the storage pools the OpenStack Manila scheduler knows
+version_added: 0.1.0
+description:
+  - Returns the scheduler's pools (C(GET /scheduler-stats/pools/detail)) with
+    their capabilities, so a playbook can choose a migration target and check
+    that it exists.
+  - The filters are applied by Manila. O(host), O(backend) and O(pool) match
+    whole values here (Manila itself matches regular expressions at the start
+    of a value; this module anchors and escapes them), unless O(regex) is set.
+  - Listing pools is admin-only under Manila's default policy.
+  - Never fails because nothing matched.
+author:
+  - openkeel.manila contributors
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only.
+  diff_mode:
+    support: none
+    description: Nothing changes.
+options:
+  name:
+    description:
+      - A full pool name C(host@backend#pool); only that pool is returned.
+    type: str
+  host:
+    description: The host part of the pool name (for example V(storage1)).
+    type: str
+  backend:
+    description: The backend part (the share service's config section).
+    type: str
+  pool:
+    description: The pool part.
+    type: str
+  share_type:
+    description:
+      - Name or ID of a share type; only pools whose capabilities satisfy its
+        extra specs are returned. An unknown type fails the task.
+    type: str
+  regex:
+    description:
+      - Pass O(host), O(backend) and O(pool) to Manila as regular expressions
+        (matched at the start of the value) instead of whole values.
+    type: bool
+    default: false
+  detail:
+    description: Include each pool's capabilities.
+    type: bool
+    default: true
+seealso:
+  - module: openkeel.manila.share_migration
+'''
+
+EXAMPLES = r'''
+- name: Pools that can hold gold shares
+  openkeel.manila.share_pool_info:
+    cloud: admin
+    share_type: gold
+  register: gold_pools
+
+- name: Does the target exist?
+  openkeel.manila.share_pool_info:
+    cloud: admin
+    name: storage@beta#pool_b
+  register: target
+  failed_when: target.pools | length != 1
+'''
+
+RETURN = r'''
+pools:
+  description: The matching pools.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: Full pool name, C(host@backend#pool) (what migration takes as C(host)).
+      type: str
+    host:
+      description: Host part.
+      type: str
+    backend:
+      description: Backend part.
+      type: str
+    pool:
+      description: Pool part.
+      type: str
+    capabilities:
+      description: What the scheduler knows of the pool (free space, protocols, ...); only with O(detail).
+      type: dict
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
+    MigrationAPI,
+    exact,
+    parse_pool_name,
+)
+
+
+class SharePoolInfoModule(ManilaModule):
+    argument_spec = dict(
+        name=dict(type='str'),
+        host=dict(type='str'),
+        backend=dict(type='str'),
+        pool=dict(type='str'),
+        share_type=dict(type='str'),
+        regex=dict(type='bool', default=False),
+        detail=dict(type='bool', default=True),
+    )
+    module_kwargs = dict(mutually_exclusive=[('name', 'host'), ('name', 'backend'),
+                                             ('name', 'pool'), ('name', 'regex')])
+
+    def run(self):
+        p = self.params
+        filters = dict(host=p['host'], backend=p['backend'], pool=p['pool'])
+        if p['name']:
+            try:
+                host, backend, pool = parse_pool_name(p['name'])
+            except ValueError as exc:
+                self.fail(str(exc).replace('host must', 'name must'))
+            filters = dict(host=host, backend=backend, pool=pool)
+        if not p['regex']:
+            filters = dict((k, exact(v) if v else None) for k, v in filters.items())
+        pools = MigrationAPI(self.client).pools(share_type=p['share_type'],
+                                                detail=p['detail'], **filters)
+        if p['name']:
+            pools = [pool for pool in pools if pool.get('name') == p['name']]
+        pools.sort(key=lambda pool: pool.get('name') or '')
+        self.exit(changed=False, pools=pools)
+
+
+def main():
+    SharePoolInfoModule()()
+
+
+if __name__ == '__main__':
+    main()
