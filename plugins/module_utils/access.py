@@ -35,6 +35,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     WaitFailed,
+    WaitTimeout,
     wait_for,
 )
 
@@ -395,9 +396,13 @@ def predicted_rules(existing, plan):
 class AccessAPI(object):
     """The access-rule calls for one client, at its negotiated microversion."""
 
-    def __init__(self, client, timeout=180):
+    def __init__(self, client, timeout=180, clock=None):
         self.client = client
         self.timeout = timeout
+        # The waits sleep with the client's sleep; tests may also set the clock.
+        self.wait_options = dict(sleep=client.sleep)
+        if clock is not None:
+            self.wait_options['clock'] = clock
 
     # reading
     def list(self, share_id, filters=None):
@@ -473,22 +478,31 @@ class AccessAPI(object):
             last['rules'] = rules
             return {'status': rules_progress(rules, touched, denied), 'rules': rules}
 
-        def explain(_resource):
-            return resources.user_messages(self.client, share_id)
-
-        label = what or 'The access rules of share %s' % share_id
+        label = what or 'the access rules of share %s' % share_id
         try:
             wait_for(fetch, targets=(_SETTLED,), errors=(_FAILED,), timeout=self.timeout,
-                     what=label, explain=explain, sleep=self.client.sleep)
-        except WaitFailed as exc:
+                     what=label, **self.wait_options)
+        except WaitTimeout:
+            raise WaitTimeout('After %s seconds %s are still not settled: %s. Raise '
+                              '"timeout" or check the share service.' % (
+                                  self.timeout, label, pending_summary(
+                                      last.get('rules', []), touched, denied)))
+        except WaitFailed:
             failed = [r for r in last.get('rules', []) if r['id'] in touched
                       and r.get('state') in ACCESS_ERROR_STATES]
-            if failed:
-                exc.message = ('%s Rules in error: %s.' % (
-                    exc.message, ', '.join('%s (%s, %s)' % (_label(r), r['id'], r.get('access_level'))
-                                           for r in failed)))
-                exc.args = (exc.message,)
-            raise
+            try:
+                reason = resources.user_messages(self.client, share_id)
+            except ManilaError as exc:
+                reason = 'Manila user messages could not be read: %s' % exc
+            raise WaitFailed(
+                'Manila could not apply %s on share %s: %s went to error. %s%sThe '
+                'rule is left in error: remove it with state=absent, or run the '
+                'task again to retry it.' % (
+                    'this access rule' if len(failed) == 1 else 'these access rules',
+                    share_id, ', '.join('%s (%s, %s)' % (_label(r), r.get('access_level'), r['id'])
+                                        for r in failed),
+                    reason, '. ' if reason and not reason.endswith('.') else ' ' if reason else ''),
+                state='error')
         return last['rules']
 
     def wait_share_status(self, share_id, get_share):
@@ -507,9 +521,25 @@ class AccessAPI(object):
 
         share = wait_for(fetch, targets=(_SETTLED,), errors=(), timeout=self.timeout,
                          what='The access_rules_status of share %s' % share_id,
-                         state_of=lambda s: s['_progress'], sleep=self.client.sleep)
+                         state_of=lambda s: s['_progress'], **self.wait_options)
         share.pop('_progress', None)
         return share
+
+
+def pending_summary(rules, touched, denied):
+    """What a wait is still waiting for, in words."""
+    by_id = dict((r['id'], r) for r in rules)
+    parts = []
+    for rule_id in sorted(touched):
+        rule = by_id.get(rule_id)
+        if rule is None:
+            parts.append('rule %s is missing from the listing' % rule_id)
+        elif rule.get('state') not in ACCESS_ACTIVE_STATES:
+            parts.append('%s is %s' % (_label(rule), rule.get('state')))
+    for rule_id in sorted(denied):
+        if rule_id in by_id:
+            parts.append('%s is still %s' % (_label(by_id[rule_id]), by_id[rule_id].get('state')))
+    return '; '.join(parts) or 'nothing pending'
 
 
 def rules_progress(rules, touched, denied):

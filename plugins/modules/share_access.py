@@ -376,7 +376,7 @@ class ShareAccessModule(ManilaModule):
         if plan.replace:
             # The same target cannot be allowed while the old rule exists.
             self.access.wait_rules(share_id, denied=denied, what=(
-                'The rules being replaced on share %s' % share_id))
+                'the rules being replaced on share %s' % share_id))
             for _current, rule in plan.replace:
                 touched.append(self.access.allow(share_id, rule)['id'])
         for current in plan.remove:

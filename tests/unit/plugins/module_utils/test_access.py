@@ -377,3 +377,17 @@ def test_list_sends_filters_as_manila_reads_them():
     url = session.calls[-1][1]
     assert 'access_type=user' in url and 'access_level' not in url
     assert 'metadata=%7B%27o%27%3A+%27x%27%7D' in url
+
+
+def test_a_wait_that_times_out_says_what_is_pending():
+    clock = [0.0]
+    client, _session = make_client([
+        ('GET', '/share-access-rules', listing(dict(rule('10.0.0.1', state='applying'), id='r1'),
+                                               dict(rule('10.0.0.2', state='denying'), id='r2'))),
+    ] * 40, max_version='2.99')
+    client.sleep = lambda seconds: clock.__setitem__(0, clock[0] + seconds)
+    with pytest.raises(WaitFailed) as err:
+        AccessAPI(client, timeout=5, clock=lambda: clock[0]).wait_rules(
+            SHARE_ID, touched=['r1'], denied=['r2'])
+    message = str(err.value)
+    assert 'ip:10.0.0.1 is applying' in message and 'ip:10.0.0.2 is still denying' in message
