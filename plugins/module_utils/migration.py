@@ -490,14 +490,6 @@ def exact(value):
     return '%s$' % re.escape(value)
 
 
-def destination_or_none(api, share):
-    """The destination host when a migration is in flight (else None, no request)."""
-    if not in_flight(share):
-        return None, None
-    return api.hosts(share['id'])
-
-
-
 def resolve_share_type(client, name_or_id):
     """The ID of a share type given by name or ID (one read)."""
     if looks_like_uuid(name_or_id):

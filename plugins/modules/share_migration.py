@@ -30,7 +30,7 @@ description:
   - Only the pool, type and network are compared. A share already on O(host)
     (with the requested type and network) is left alone.
 author:
-  - openkeel.manila contributors
+  - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
 attributes:

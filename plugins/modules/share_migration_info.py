@@ -22,7 +22,7 @@ description:
     C(migration_get_progress) action below). Both are admin-only under
     Manila's default policy.
 author:
-  - openkeel.manila contributors
+  - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
 attributes:

@@ -21,7 +21,7 @@ description:
   - Listing pools is admin-only under Manila's default policy.
   - Never fails because nothing matched.
 author:
-  - openkeel.manila contributors
+  - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
 attributes:
