@@ -1,0 +1,1395 @@
+"""A real, local OpenStack Manila (with Keystone) for the collection's tests.
+
+Subcommands: up, down, status, purge, env.  See tests/cloud/README.md.
+
+Standard library only: the wrapper tests/cloud/manila-cloud runs it with
+the machine's python3; it builds a virtualenv of its own for the services.
+"""
+
+import collections
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CONSTRAINTS = os.path.join(HERE, 'constraints.txt')
+INTEGRATION_CONFIG = os.path.join(REPO, 'tests', 'integration',
+                                  'integration_config.yml')
+
+STATE = os.path.abspath(os.environ.get('OPENKEEL_CLOUD_DIR')
+                        or '/var/tmp/openkeel-manila-cloud')
+VENV = os.path.join(STATE, 'venv')
+ETC = os.path.join(STATE, 'etc')
+DATA = os.path.join(STATE, 'data')
+LOGS = os.path.join(STATE, 'logs')
+RUN = os.path.join(STATE, 'run')
+CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
+SECRETS = os.path.join(STATE, 'secrets.json')
+
+APT_PACKAGES = ['mariadb-server', 'rabbitmq-server', 'gcc', 'python3-dev',
+                'python3-venv']
+PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi', 'PyMySQL',
+                'python-openstackclient', 'python-manilaclient',
+                'pytest']     # runs tests/cloud/test_cloud.py
+
+KEYSTONE_PORT = 5000
+MANILA_PORT = 8786
+KEYSTONE_URL = 'http://127.0.0.1:%d/v3' % KEYSTONE_PORT
+MANILA_URL = 'http://127.0.0.1:%d/v2' % MANILA_PORT
+HOST = 'openkeel'
+BACKENDS = (('alpha', 'ALPHA'), ('beta', 'BETA'))
+POOLS = {name: '%s@%s#fake_pool_for_%s' % (HOST, name, label)
+         for name, label in BACKENDS}
+MICROVERSION = '2.65'
+CAPABILITIES = {
+    'snapshot_support': 'True',
+    'create_share_from_snapshot_support': 'True',
+    'revert_to_snapshot_support': 'True',
+    'mount_snapshot_support': 'True',
+}
+QUOTAS = {'shares': 1000, 'gigabytes': 100000, 'snapshots': 1000,
+          'snapshot_gigabytes': 100000, 'share_networks': 100}
+# Order matters: started in this order, stopped in reverse.
+SERVICES = ['mariadb', 'rabbitmq', 'keystone', 'manila-api',
+            'manila-scheduler', 'manila-share']
+LOG_OF = {
+    'mariadb': 'mariadb.log',
+    'rabbitmq': 'rabbitmq.log',
+    'keystone': 'keystone.log',
+    'manila-api': 'manila-api.log',
+    'manila-scheduler': 'manila-scheduler.log',
+    'manila-share': 'manila-share.log',
+}
+T0 = time.monotonic()
+
+
+class CloudError(Exception):
+    pass
+
+
+def say(msg):
+    print('[%6.1fs] %s' % (time.monotonic() - T0, msg), flush=True)
+
+
+def write_file(path, text, mode=0o644):
+    """Write text if it differs; return True when the file changed."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        f.write(text)
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+    return True
+
+
+def read_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def sha(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def tail(path, lines=25):
+    try:
+        with open(path, errors='replace') as f:
+            return ''.join(f.readlines()[-lines:])
+    except OSError as exc:
+        return '(cannot read %s: %s)' % (path, exc)
+
+
+# --------------------------------------------------------------- processes
+
+def proc_stat(pid):
+    """(state, starttime) of a pid, or None when there is no such process."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            data = f.read()
+    except (OSError, ValueError):
+        return None
+    fields = data.rsplit(')', 1)[1].split()
+    return fields[0], fields[19]
+
+
+def alive(pid, start=None):
+    """True if pid runs (not a zombie) and, if given, started at start."""
+    if not pid:
+        return False
+    st = proc_stat(int(pid))
+    if st is None or st[0] in ('Z', 'X'):
+        return False
+    return start is None or st[1] == str(start)
+
+
+def marker():
+    return 'OPENKEEL_CLOUD_OWNER=' + STATE + ':' + load_secrets()['token']
+
+
+def has_marker(pid, mark):
+    try:
+        with open('/proc/%d/environ' % pid, 'rb') as f:
+            env = f.read().split(b'\0')
+    except OSError:
+        return False
+    return mark.encode() in env
+
+
+def our_processes():
+    """Live processes carrying this cloud's marker in their environment."""
+    if not os.path.exists(SECRETS):
+        return []
+    mark = marker()
+    found = []
+    for name in os.listdir('/proc'):
+        if name.isdigit() and int(name) != os.getpid():
+            pid = int(name)
+            if alive(pid) and has_marker(pid, mark):
+                found.append(pid)
+    return found
+
+
+def record_path(svc):
+    return os.path.join(RUN, svc + '.json')
+
+
+def load_record(svc):
+    return read_json(record_path(svc), {}) or {}
+
+
+def save_record(svc, rec):
+    write_file(record_path(svc), json.dumps(rec, indent=1))
+    write_file(os.path.join(RUN, svc + '.pid'), '%d\n' % rec['pid'])
+
+
+def record_pids(rec):
+    """All (pid, start) pairs a service record names: main first."""
+    out = []
+    if rec.get('pid'):
+        out.append((rec['pid'], rec.get('start')))
+    for extra in rec.get('extra', []):
+        out.append((extra['pid'], extra.get('start')))
+    return out
+
+
+def service_alive(svc):
+    rec = load_record(svc)
+    return bool(rec) and all(alive(p, s) for p, s in record_pids(rec))
+
+
+def cmdline(pid):
+    try:
+        with open('/proc/%d/cmdline' % pid, 'rb') as f:
+            return f.read().replace(b'\0', b' ').decode(errors='replace')
+    except OSError:
+        return ''
+
+
+def listening_inodes(port):
+    inodes = set()
+    for table in ('/proc/net/tcp', '/proc/net/tcp6'):
+        try:
+            with open(table) as f:
+                next(f)
+                for line in f:
+                    parts = line.split()
+                    if parts[3] == '0A' and \
+                            int(parts[1].rsplit(':', 1)[1], 16) == port:
+                        inodes.add(parts[9])
+        except OSError:
+            pass
+    return inodes
+
+
+def port_owner(port):
+    """(pid, cmdline) of a process listening on port, or None if free."""
+    inodes = listening_inodes(port)
+    if not inodes:
+        return None
+    wanted = {'socket:[%s]' % i for i in inodes}
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            for fd in os.listdir('/proc/%s/fd' % name):
+                try:
+                    if os.readlink('/proc/%s/fd/%s' % (name, fd)) in wanted:
+                        return int(name), cmdline(int(name))
+                except OSError:
+                    pass
+        except OSError:
+            pass
+    return 0, '(unknown process)'
+
+
+def port_free(port):
+    if listening_inodes(port):
+        return False
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind(('127.0.0.1', port))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def pick_port(what, preferred, taken=()):
+    if port_free(preferred) and preferred not in taken:
+        return preferred
+    owner = port_owner(preferred)
+    port = preferred + 1
+    while not port_free(port) or port in taken:
+        port += 1
+    say('port %d (%s) is taken by %s: using %d instead'
+        % (preferred, what, owner and 'pid %s %s' % owner or 'another '
+           'process', port))
+    return port
+
+
+def port_answers(port, timeout=0.5):
+    try:
+        with socket.create_connection(('127.0.0.1', port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def stop_pid(pid, start, sig_wait=15.0):
+    """SIGTERM then SIGKILL one of our processes; zombies count as gone."""
+    if not alive(pid, start):
+        return
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + sig_wait
+    while time.monotonic() < deadline:
+        reap()
+        if not alive(pid, start):
+            return
+        time.sleep(0.1)
+    if alive(pid, start):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def descendants(roots):
+    """(pid, start) of every live descendant of the given pids."""
+    children = {}
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % name) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] not in ('Z', 'X'):
+            children.setdefault(int(fields[1]), []).append(
+                (int(name), fields[19]))
+    out, todo = [], list(roots)
+    while todo:
+        for kid in children.get(todo.pop(), []):
+            out.append(kid)
+            todo.append(kid[0])
+    return out
+
+
+def reap():
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def spawn(svc, argv, env=None, extra_env=None, fingerprint='', port=None):
+    """Start a daemon in its own session; record its pid and start time."""
+    os.makedirs(LOGS, exist_ok=True)
+    out = open(os.path.join(LOGS, svc + '.stdout.log'), 'ab')
+    out.write(('\n==== %s starting: %s\n' % (time.ctime(), ' '.join(argv)))
+              .encode())
+    out.flush()
+    penv = dict(env if env is not None else os.environ)
+    penv.update(extra_env or {})
+    k, v = marker().split('=', 1)
+    penv[k] = v
+    proc = subprocess.Popen(argv, env=penv, stdin=subprocess.DEVNULL,
+                            stdout=out, stderr=subprocess.STDOUT,
+                            start_new_session=True, cwd=STATE)
+    out.close()
+    st = proc_stat(proc.pid)
+    rec = {'pid': proc.pid, 'start': st[1] if st else None,
+           'argv': argv, 'fingerprint': fingerprint, 'port': port,
+           'extra': []}
+    save_record(svc, rec)
+    return rec
+
+
+def stop_service(svc):
+    rec = load_record(svc)
+    if not rec:
+        return False
+    pids = record_pids(rec)
+    was = any(alive(p, s) for p, s in pids)
+    # Workers (uwsgi's, manila's per-backend ones) die with their master;
+    # note them now, so that none outlives it.
+    kids = descendants([p for p, s in pids if alive(p, s)])
+    threads = [threading.Thread(target=stop_pid, args=(p, s))
+               for p, s in pids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for pid, start in kids:
+        stop_pid(pid, start, 5)
+    os.unlink(record_path(svc))
+    try:
+        os.unlink(os.path.join(RUN, svc + '.pid'))
+    except OSError:
+        pass
+    return was
+
+
+# ------------------------------------------------------------- install
+
+def dpkg_installed(pkg):
+    r = subprocess.run(['dpkg-query', '-W', '-f=${Status}', pkg],
+                       capture_output=True, text=True, check=False)
+    return r.returncode == 0 and r.stdout.strip() == 'install ok installed'
+
+
+def ensure_apt():
+    missing = [p for p in APT_PACKAGES if not dpkg_installed(p)]
+    if not missing:
+        return
+    say('installing Debian packages: %s' % ' '.join(missing))
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    lists = '/var/lib/apt/lists'
+    have_lists = any(n.endswith('_Packages') or '_Packages.' in n
+                     for n in os.listdir(lists)) if os.path.isdir(lists) \
+        else False
+    if not have_lists:
+        subprocess.run(['apt-get', 'update'], env=env, check=True)
+    cmd = ['apt-get', 'install', '-y', '--no-install-recommends'] + missing
+    if subprocess.run(cmd, env=env, check=False).returncode != 0:
+        subprocess.run(['apt-get', 'update'], env=env, check=True)
+        subprocess.run(cmd, env=env, check=True)
+
+
+def constraints_hash():
+    with open(CONSTRAINTS, 'rb') as f:
+        data = f.read()
+    recipe = ' '.join(PIP_PACKAGES) + ' uwsgi-built-here python=%s' % (
+        venv_python())
+    return hashlib.sha256(data + recipe.encode()).hexdigest()
+
+
+def uwsgi_wheel_dir():
+    with open(CONSTRAINTS) as f:
+        pin = [line.strip() for line in f
+               if line.lower().startswith('uwsgi==')]
+    python = os.path.realpath(venv_python())
+    probe = subprocess.run([python, '-c', 'import sys; print(sys.version)'],
+                           capture_output=True, text=True, check=True)
+    key = sha(' '.join(pin) + python + probe.stdout)[:16]
+    cache = os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache')
+    return os.path.join(cache, 'openkeel-manila-cloud', 'uwsgi-' + key)
+
+
+def venv_python():
+    # Debian's interpreter (its python3-dev is what uwsgi builds against),
+    # whatever python3 runs this script.
+    if os.path.exists('/usr/bin/python3'):
+        return '/usr/bin/python3'
+    return sys.executable
+
+
+def ensure_venv():
+    stamp = os.path.join(VENV, '.openkeel-constraints-sha256')
+    want = constraints_hash()
+    try:
+        with open(stamp) as f:
+            if f.read().strip() == want:
+                return False
+    except OSError:
+        pass
+    say('building the service virtualenv in %s (pip, a few minutes at most)'
+        % VENV)
+    if os.path.exists(VENV):
+        shutil.rmtree(VENV)
+    subprocess.run([venv_python(), '-m', 'venv', VENV], check=True)
+    pip = [os.path.join(VENV, 'bin', 'pip'), 'install',
+           '--disable-pip-version-check', '-c', CONSTRAINTS]
+    # uwsgi embeds the interpreter it was compiled with, and pip's wheel
+    # cache does not tell interpreters of one version apart (a uwsgi wheel
+    # built under another Python 3.11 fails with "No module named _socket"):
+    # compile it here, uncached, while the rest installs.
+    # The wheel is kept, keyed by the interpreter, outside the state dir
+    # (so that purge + up does not compile it again).
+    ulog = os.path.join(LOGS, 'pip-install-uwsgi.log')
+    wheels = uwsgi_wheel_dir()
+    found = [n for n in os.listdir(wheels) if n.endswith('.whl')] \
+        if os.path.isdir(wheels) else []
+    if found:
+        cmd = pip + ['--no-deps', os.path.join(wheels, found[0])]
+    else:
+        cmd = ['sh', '-c', '"$0" wheel --disable-pip-version-check --no-deps '
+               '--no-cache-dir --no-binary uwsgi -c "$1" -w "$2" uwsgi && '
+               '"$0" install --disable-pip-version-check --no-deps "$2"/*.whl',
+               os.path.join(VENV, 'bin', 'pip'), CONSTRAINTS, wheels]
+    with open(ulog, 'w') as out:
+        uwsgi = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    log = os.path.join(LOGS, 'pip-install.log')
+    with open(log, 'w') as out:
+        r = subprocess.run(pip + [p for p in PIP_PACKAGES if p != 'uwsgi'],
+                           stdout=out, stderr=subprocess.STDOUT, check=False)
+    if uwsgi.wait() != 0:
+        raise CloudError('pip install uwsgi into %s failed; log %s:\n%s'
+                         % (VENV, ulog, tail(ulog)))
+    if r.returncode != 0:
+        raise CloudError('pip install into %s failed; log %s:\n%s'
+                         % (VENV, log, tail(log)))
+    write_file(stamp, want + '\n')
+    say('virtualenv ready')
+    return True
+
+
+def vbin(name):
+    return os.path.join(VENV, 'bin', name)
+
+
+# ----------------------------------------------------------------- secrets
+
+def load_secrets():
+    data = read_json(SECRETS)
+    if data:
+        return data
+    data = {k: secrets.token_urlsafe(18) for k in
+            ('admin', 'member', 'manila', 'db', 'token')}
+    os.makedirs(STATE, exist_ok=True)
+    write_file(SECRETS, json.dumps(data, indent=1), mode=0o600)
+    return data
+
+
+# ----------------------------------------------------------------- configs
+
+def choose_ports():
+    """Ports for MariaDB and RabbitMQ, kept while our process runs."""
+    ports = {}
+    rec = load_record('mariadb')
+    if service_alive('mariadb') and rec.get('port'):
+        ports['mysql'] = rec['port']
+    else:
+        ports['mysql'] = pick_port('MariaDB', 3306)
+    rec = load_record('rabbitmq')
+    if service_alive('rabbitmq') and rec.get('ports'):
+        ports.update(rec['ports'])
+    else:
+        taken = {ports['mysql']}
+        ports['amqp'] = pick_port('RabbitMQ', 5672, taken)
+        taken.add(ports['amqp'])
+        ports['dist'] = pick_port('RabbitMQ distribution', 25672, taken)
+        taken.add(ports['dist'])
+        ports['epmd'] = pick_port('Erlang epmd', 4369, taken)
+    for what, port in (('Keystone', KEYSTONE_PORT),
+                       ('Manila API', MANILA_PORT)):
+        svc = 'keystone' if what == 'Keystone' else 'manila-api'
+        if not service_alive(svc) and not port_free(port):
+            owner = port_owner(port)
+            raise CloudError('%s needs port %d, which is taken by %s'
+                             % (what, port, owner and 'pid %s %s' % owner))
+    return ports
+
+
+def ini(sections):
+    out = []
+    for name, opts in sections:
+        out.append('[%s]' % name)
+        out.extend('%s = %s' % kv for kv in opts)
+        out.append('')
+    return '\n'.join(out)
+
+
+def write_configs(ports, sec, delay, openstack=True):
+    """Write the configuration files; openstack=False: only MariaDB's and
+    RabbitMQ's (they need nothing from the venv)."""
+    os.makedirs(ETC, exist_ok=True)
+    sock = os.path.join(RUN, 'mysqld.sock')
+    files = {}
+    files['my.cnf'] = ini([
+        ('client', [('socket', sock), ('user', 'root')]),
+        ('mysqld', [
+            ('datadir', os.path.join(DATA, 'mysql')),
+            ('socket', sock),
+            ('port', ports['mysql']),
+            ('bind-address', '127.0.0.1'),
+            ('pid-file', os.path.join(RUN, 'mariadbd.pid')),
+            ('log-error', os.path.join(LOGS, 'mariadb.log')),
+            ('user', 'root'),
+            ('skip-name-resolve', 'ON'),
+            ('skip-log-bin', 'ON'),
+            ('max_connections', 1000),
+            ('innodb_buffer_pool_size', '128M'),
+            ('innodb_log_file_size', '48M'),
+            ('innodb_flush_log_at_trx_commit', 2),
+            ('innodb_doublewrite', 0),
+            ('performance_schema', 'OFF'),
+            ('character-set-server', 'utf8mb4'),
+            ('collation-server', 'utf8mb4_general_ci'),
+        ]),
+    ])
+    files['rabbitmq/rabbitmq.conf'] = (
+        'listeners.tcp.default = 127.0.0.1:%d\n'
+        'loopback_users.guest = true\n'
+        'log.file.level = info\n' % ports['amqp'])
+    files['rabbitmq/enabled_plugins'] = '[].\n'
+    files['rabbitmq/rabbitmq-env.conf'] = '# intentionally empty\n'
+    if openstack:
+        files.update(openstack_configs(ports, sec, delay))
+    for rel, text in files.items():
+        write_file(os.path.join(ETC, rel), text)
+    return files
+
+
+def openstack_configs(ports, sec, delay):
+    files = {}
+    db = 'mysql+pymysql://openkeel:%s@127.0.0.1:%d/%%s?charset=utf8mb4' % (
+        sec['db'], ports['mysql'])
+    files['keystone/keystone.conf'] = ini([
+        ('DEFAULT', [('log_file', os.path.join(LOGS, 'keystone.log')),
+                     ('use_stderr', 'false')]),
+        ('database', [('connection', db % 'keystone')]),
+        ('token', [('provider', 'fernet')]),
+        # bcrypt's minimum cost: every test run authenticates many times.
+        ('identity', [('password_hash_rounds', 4)]),
+        ('fernet_tokens', [('key_repository',
+                            os.path.join(ETC, 'keystone', 'fernet-keys'))]),
+        ('credential', [('key_repository',
+                         os.path.join(ETC, 'keystone', 'credential-keys'))]),
+        ('oslo_policy', [('enforce_new_defaults', 'true'),
+                         ('enforce_scope', 'true')]),
+    ])
+    transport = 'rabbit://guest:guest@127.0.0.1:%d/' % ports['amqp']
+    files['manila/manila.conf'] = ini([
+        ('DEFAULT', [
+            ('host', HOST),
+            ('transport_url', transport),
+            ('auth_strategy', 'keystone'),
+            ('api_paste_config', os.path.join(ETC, 'manila',
+                                              'api-paste.ini')),
+            ('state_path', os.path.join(DATA, 'manila')),
+            ('default_share_type', 'default'),
+            ('enabled_share_protocols', 'NFS,CIFS'),
+            ('periodic_interval', 5),
+            ('periodic_fuzzy_delay', 0),
+            ('report_interval', 5),
+            ('migration_driver_continue_update_interval', 5),
+            ('osapi_share_listen', '127.0.0.1'),
+            ('use_stderr', 'false'),
+        ]),
+        ('database', [('connection', db % 'manila')]),
+        ('oslo_concurrency', [('lock_path',
+                               os.path.join(DATA, 'manila', 'lock'))]),
+        ('keystone_authtoken', [
+            ('www_authenticate_uri', KEYSTONE_URL),
+            ('auth_url', KEYSTONE_URL),
+            ('auth_type', 'password'),
+            ('username', 'manila'),
+            ('password', sec['manila']),
+            ('project_name', 'service'),
+            ('user_domain_name', 'Default'),
+            ('project_domain_name', 'Default'),
+            ('region_name', 'RegionOne'),
+        ]),
+    ])
+    if delay == 'zero':
+        delay_opts = [('dummy_driver_default_driver_method_delay', 0),
+                      ('dummy_driver_driver_methods_delays', '')]
+    else:
+        delay_opts = []     # the Dummy driver's upstream defaults
+    files['manila/manila-share.conf'] = ini(
+        [('DEFAULT', [('enabled_share_backends',
+                       ','.join(b[0] for b in BACKENDS))])] +
+        [(name, [('share_driver',
+                  'manila.tests.share.drivers.dummy.DummyDriver'),
+                 ('driver_handles_share_servers', 'False'),
+                 ('share_backend_name', label)] + delay_opts)
+         for name, label in BACKENDS])
+    paste_src = os.path.join(VENV, 'etc', 'manila', 'api-paste.ini')
+    with open(paste_src) as f:
+        files['manila/api-paste.ini'] = f.read()
+    return files
+
+
+def fingerprint(files, names, *extra):
+    h = hashlib.sha256()
+    for n in names:
+        h.update(n.encode() + b'\0' + files[n].encode() + b'\0')
+    for e in extra:
+        h.update(json.dumps(e, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- services
+
+def mysql_cmd(sql):
+    r = subprocess.run(['mariadb', '--defaults-file=' +
+                        os.path.join(ETC, 'my.cnf'), '-e', sql],
+                       capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise CloudError('MariaDB command failed: %s\n%s' % (sql, r.stderr))
+
+
+def rabbit_env(ports):
+    rdir = os.path.join(DATA, 'rabbitmq')
+    return {
+        'HOME': rdir,
+        'RABBITMQ_NODENAME': 'rabbit@localhost',
+        'RABBITMQ_NODE_IP_ADDRESS': '127.0.0.1',
+        'RABBITMQ_NODE_PORT': str(ports['amqp']),
+        'RABBITMQ_DIST_PORT': str(ports['dist']),
+        'ERL_EPMD_ADDRESS': '127.0.0.1',
+        'ERL_EPMD_PORT': str(ports['epmd']),
+        'RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS':
+            '-kernel inet_dist_use_interface {127,0,0,1}',
+        'RABBITMQ_CONF_ENV_FILE': os.path.join(ETC, 'rabbitmq',
+                                               'rabbitmq-env.conf'),
+        'RABBITMQ_CONFIG_FILE': os.path.join(ETC, 'rabbitmq', 'rabbitmq'),
+        'RABBITMQ_ADVANCED_CONFIG_FILE': os.path.join(ETC, 'rabbitmq',
+                                                      'advanced.config'),
+        'RABBITMQ_ENABLED_PLUGINS_FILE': os.path.join(ETC, 'rabbitmq',
+                                                      'enabled_plugins'),
+        'RABBITMQ_MNESIA_BASE': os.path.join(rdir, 'mnesia'),
+        'RABBITMQ_LOG_BASE': LOGS,
+        'RABBITMQ_LOGS': os.path.join(LOGS, 'rabbitmq.log'),
+        'RABBITMQ_PID_FILE': os.path.join(RUN, 'rabbitmq-beam.pid'),
+    }
+
+
+def start_mariadb(files, ports):
+    fp = fingerprint(files, ['my.cnf'])
+    if service_alive('mariadb') and load_record('mariadb').get(
+            'fingerprint') == fp:
+        return False
+    stop_service('mariadb')
+    datadir = os.path.join(DATA, 'mysql')
+    cnf = os.path.join(ETC, 'my.cnf')
+    if not os.path.isdir(os.path.join(datadir, 'mysql')):
+        say('initialising the MariaDB data directory')
+        shutil.rmtree(datadir, ignore_errors=True)
+        os.makedirs(datadir)
+        log = os.path.join(LOGS, 'mariadb-install-db.log')
+        with open(log, 'w') as out:
+            r = subprocess.run(
+                ['mariadb-install-db', '--defaults-file=' + cnf,
+                 '--auth-root-authentication-method=normal',
+                 '--skip-test-db'],
+                stdout=out, stderr=subprocess.STDOUT, check=False)
+        if r.returncode != 0:
+            shutil.rmtree(datadir, ignore_errors=True)
+            raise CloudError('mariadb-install-db failed; log %s:\n%s'
+                             % (log, tail(log)))
+    say('starting MariaDB on 127.0.0.1:%d' % ports['mysql'])
+    spawn('mariadb', ['mariadbd', '--defaults-file=' + cnf],
+          fingerprint=fp, port=ports['mysql'])
+    return True
+
+
+def start_rabbitmq(files, ports):
+    env = rabbit_env(ports)
+    fp = fingerprint(files, ['rabbitmq/rabbitmq.conf',
+                             'rabbitmq/enabled_plugins'], env)
+    if service_alive('rabbitmq') and load_record('rabbitmq').get(
+            'fingerprint') == fp:
+        return False
+    stop_service('rabbitmq')
+    os.makedirs(env['HOME'], exist_ok=True)
+    try:
+        os.unlink(env['RABBITMQ_PID_FILE'])
+    except OSError:
+        pass
+    say('starting RabbitMQ on 127.0.0.1:%d' % ports['amqp'])
+    rec = spawn('rabbitmq', ['/usr/lib/rabbitmq/bin/rabbitmq-server'],
+                extra_env=env, fingerprint=fp, port=ports['amqp'])
+    rec['ports'] = ports and {k: ports[k] for k in ('amqp', 'dist', 'epmd')}
+    save_record('rabbitmq', rec)
+    return True
+
+
+def record_rabbit_helpers():
+    """Add the Erlang VM and epmd (which detaches) to rabbit's record."""
+    rec = load_record('rabbitmq')
+    if not rec:
+        return
+    known = {e['what'] for e in rec.get('extra', [])}
+    mark = marker()
+    changed = False
+    if 'beam' not in known:
+        try:
+            with open(os.path.join(RUN, 'rabbitmq-beam.pid')) as f:
+                pid = int(f.read().strip())
+            if alive(pid):
+                rec['extra'].append({'what': 'beam', 'pid': pid,
+                                     'start': proc_stat(pid)[1]})
+                changed = True
+        except (OSError, ValueError):
+            pass
+    if 'epmd' not in known:
+        for pid in our_processes():
+            if os.path.basename(cmdline(pid).split(' ')[0]) == 'epmd' and \
+                    has_marker(pid, mark):
+                rec['extra'].append({'what': 'epmd', 'pid': pid,
+                                     'start': proc_stat(pid)[1]})
+                changed = True
+                break
+    if changed:
+        save_record('rabbitmq', rec)
+
+
+def uwsgi_argv(name, port, module, pyargv=None):
+    argv = [vbin('uwsgi'),
+            '--master', '--die-on-term', '--need-app', '--lazy-apps',
+            '--enable-threads', '--strict',
+            '--virtualenv', VENV,
+            '--http11-socket', '127.0.0.1:%d' % port,
+            '--module', module,
+            # One process with threads: half the start-up CPU of two
+            # processes, which matters on a two-core machine.
+            '--processes', '1', '--threads', '4',
+            '--buffer-size', '65535',
+            '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
+            '--req-logger', 'file:' + os.path.join(LOGS,
+                                                   name + '-requests.log'),
+            '--log-format',
+            '%(method) %(uri) %(status) %(msecs)ms [%(ltime)]',
+            ]
+    if pyargv:
+        argv += ['--pyargv', pyargv]
+    return argv
+
+
+def openstack_specs(files):
+    mconf = os.path.join(ETC, 'manila', 'manila.conf')
+    sconf = os.path.join(ETC, 'manila', 'manila-share.conf')
+    specs = {
+        'keystone': (
+            uwsgi_argv('keystone', KEYSTONE_PORT,
+                       'keystone.wsgi.api:application'),
+            {'OS_KEYSTONE_CONFIG_FILES':
+             os.path.join(ETC, 'keystone', 'keystone.conf')},
+            ['keystone/keystone.conf']),
+        'manila-api': (
+            uwsgi_argv('manila', MANILA_PORT, 'manila.wsgi.api:application',
+                       pyargv='--config-file %s --log-file %s' % (
+                           mconf, os.path.join(LOGS, 'manila-api.log'))),
+            {}, ['manila/manila.conf', 'manila/api-paste.ini']),
+        'manila-scheduler': (
+            [vbin('manila-scheduler'), '--config-file', mconf,
+             '--log-file', os.path.join(LOGS, 'manila-scheduler.log')],
+            {}, ['manila/manila.conf']),
+        'manila-share': (
+            [vbin('manila-share'), '--config-file', mconf,
+             '--config-file', sconf,
+             '--log-file', os.path.join(LOGS, 'manila-share.log')],
+            {}, ['manila/manila.conf', 'manila/manila-share.conf']),
+    }
+    return {svc: (argv, env, fingerprint(files, names, argv, env))
+            for svc, (argv, env, names) in specs.items()}
+
+
+def start_openstack(specs, only=None):
+    started = []
+    env = dict(os.environ)
+    env.pop('OS_CLOUD', None)
+    for svc in SERVICES[2:]:
+        if only is not None and svc not in only:
+            continue
+        argv, extra, fp = specs[svc]
+        rec = load_record(svc)
+        if service_alive(svc) and rec.get('fingerprint') == fp:
+            continue
+        if stop_service(svc):
+            say('restarting %s (configuration changed)' % svc)
+        else:
+            say('starting %s' % svc)
+        spawn(svc, argv, env=env, extra_env=extra, fingerprint=fp)
+        started.append(svc)
+    return started
+
+
+# ---------------------------------------------------------------- waiting
+
+def fail_service(svc, why):
+    log = os.path.join(LOGS, LOG_OF[svc])
+    out = os.path.join(LOGS, svc + '.stdout.log')
+    msg = ['%s failed to come up: %s' % (svc, why),
+           '--- tail of %s ---' % log, tail(log)]
+    if os.path.exists(out):
+        msg += ['--- tail of %s ---' % out, tail(out, 15)]
+    raise CloudError('\n'.join(msg))
+
+
+def wait_for(svc, check, timeout, what):
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        reap()
+        if not service_alive(svc):
+            fail_service(svc, 'its process exited')
+        try:
+            if check():
+                return
+        except Exception as exc:    # noqa: BLE001 - keep polling
+            last = exc
+        if time.monotonic() > deadline:
+            fail_service(svc, 'timed out after %ds waiting for %s (%s)'
+                         % (timeout, what, last))
+        time.sleep(0.25)
+
+
+Reply = collections.namedtuple('Reply', 'status body headers')
+
+
+class Http:
+    def __init__(self):
+        self.token = None
+
+    def call(self, method, url, body=None, headers=None, ok=(200,)):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method)
+        req.add_header('Content-Type', 'application/json')
+        req.add_header('Accept', 'application/json')
+        if self.token:
+            req.add_header('X-Auth-Token', self.token)
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                status, raw, hdrs = resp.status, resp.read(), resp.headers
+        except urllib.error.HTTPError as err:
+            status, raw, hdrs = err.code, err.read(), err.headers
+        if status not in ok:
+            raise CloudError('%s %s -> %s %s' % (method, url, status,
+                                                 raw[:500]))
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            payload = None
+        return Reply(status, payload, hdrs)
+
+    def body(self, *args, **kwargs):
+        return self.call(*args, **kwargs).body
+
+
+def keystone_login(user, password, project):
+    http = Http()
+    identity = {'methods': ['password'], 'password': {'user': {
+        'name': user, 'domain': {'id': 'default'}, 'password': password}}}
+    scope = {'project': {'name': project, 'domain': {'id': 'default'}}}
+    hdrs = http.call('POST', KEYSTONE_URL + '/auth/tokens',
+                     {'auth': {'identity': identity, 'scope': scope}},
+                     ok=(201,)).headers
+    http.token = hdrs['X-Subject-Token']
+    return http
+
+
+# -------------------------------------------------------------- bootstrap
+
+def marker_file(name):
+    return os.path.join(DATA, 'done', name)
+
+
+def done(name, spec):
+    try:
+        with open(marker_file(name)) as f:
+            return f.read().strip() == sha(json.dumps(spec, sort_keys=True))
+    except OSError:
+        return False
+
+
+def mark_done(name, spec):
+    write_file(marker_file(name), sha(json.dumps(spec, sort_keys=True)))
+
+
+def run_logged(argv, log, env=None, what=None):
+    with open(log, 'a') as out:
+        out.write('\n==== %s: %s\n' % (time.ctime(), ' '.join(argv)))
+        out.flush()
+        r = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT,
+                           env=env, cwd=STATE, check=False)
+    if r.returncode != 0:
+        raise CloudError('%s failed (exit %d); log %s:\n%s'
+                         % (what or argv[0], r.returncode, log, tail(log)))
+
+
+def bootstrap_databases(sec):
+    spec = {'dbs': ['keystone', 'manila'], 'pw': sec['db']}
+    if done('databases', spec):
+        return
+    sql = ''.join(
+        "CREATE DATABASE IF NOT EXISTS %s CHARACTER SET utf8mb4;" % d
+        for d in spec['dbs'])
+    sql += ("CREATE USER IF NOT EXISTS 'openkeel'@'127.0.0.1' "
+            "IDENTIFIED BY '%s';" % sec['db'])
+    sql += "ALTER USER 'openkeel'@'127.0.0.1' IDENTIFIED BY '%s';" % sec['db']
+    sql += "GRANT ALL PRIVILEGES ON *.* TO 'openkeel'@'127.0.0.1';"
+    mysql_cmd(sql)
+    mark_done('databases', spec)
+
+
+def keystone_manage(*args):
+    # keystone-manage ignores OS_KEYSTONE_CONFIG_FILES: name the file.
+    return [vbin('keystone-manage'), '--config-file',
+            os.path.join(ETC, 'keystone', 'keystone.conf')] + list(args)
+
+
+def keystone_keys():
+    """fernet_setup and credential_setup, when their key folders are empty."""
+    log = os.path.join(LOGS, 'keystone-manage.log')
+    for cmd, folder in (('fernet_setup', 'fernet-keys'),
+                        ('credential_setup', 'credential-keys')):
+        path = os.path.join(ETC, 'keystone', folder)
+        if os.path.isdir(path) and os.listdir(path):
+            continue
+        os.makedirs(path, exist_ok=True)
+        run_logged(keystone_manage(cmd, '--keystone-user', 'root',
+                                   '--keystone-group', 'root'),
+                   log, None, 'keystone-manage ' + cmd)
+
+
+def keystone_db(sec):
+    spec = {'admin': sec['admin'], 'url': KEYSTONE_URL, 'v': 1}
+    if done('keystone-db', spec):
+        return
+    log = os.path.join(LOGS, 'keystone-manage.log')
+    say('keystone-manage db_sync + bootstrap')
+    run_logged(keystone_manage('db_sync'), log, None,
+               'keystone-manage db_sync')
+    run_logged(keystone_manage(
+        'bootstrap',
+        '--bootstrap-password', sec['admin'],
+        '--bootstrap-username', 'admin',
+        '--bootstrap-project-name', 'admin',
+        '--bootstrap-role-name', 'admin',
+        '--bootstrap-service-name', 'keystone',
+        '--bootstrap-region-id', 'RegionOne',
+        '--bootstrap-admin-url', KEYSTONE_URL,
+        '--bootstrap-internal-url', KEYSTONE_URL,
+        '--bootstrap-public-url', KEYSTONE_URL),
+        log, None, 'keystone-manage bootstrap')
+    mark_done('keystone-db', spec)
+
+
+def manila_db():
+    spec = {'v': 1}
+    if done('manila-db', spec):
+        return
+    say('manila-manage db sync')
+    run_logged([vbin('manila-manage'), '--config-file',
+                os.path.join(ETC, 'manila', 'manila.conf'), 'db', 'sync'],
+               os.path.join(LOGS, 'manila-manage.log'), None,
+               'manila-manage db sync')
+    mark_done('manila-db', spec)
+
+
+def ks_find(http, kind, name, extra=''):
+    body = http.body('GET', '%s/%s?name=%s%s' % (KEYSTONE_URL, kind, name,
+                                                 extra))
+    items = body[kind]
+    return items[0] if items else None
+
+
+def ks_ensure(http, kind, name, create):
+    found = ks_find(http, kind, name)
+    if found:
+        return found
+    body = http.body('POST', '%s/%s' % (KEYSTONE_URL, kind),
+                     {kind[:-1]: dict(create, name=name)}, ok=(201,))
+    return body[kind[:-1]]
+
+
+def ks_user(http, name, password, project_id):
+    user = ks_find(http, 'users', name)
+    if user:
+        http.call('PATCH', '%s/users/%s' % (KEYSTONE_URL, user['id']),
+                  {'user': {'password': password, 'enabled': True}})
+        return user
+    body = http.body('POST', KEYSTONE_URL + '/users', {'user': {
+        'name': name, 'password': password, 'domain_id': 'default',
+        'default_project_id': project_id, 'enabled': True}}, ok=(201,))
+    return body['user']
+
+
+def bootstrap_keystone(sec):
+    spec = {'manila': sec['manila'], 'member': sec['member'],
+            'url': MANILA_URL, 'v': 1}
+    if done('keystone-api', spec):
+        return
+    say('creating the manila service user, catalog entry and demo project')
+    http = keystone_login('admin', sec['admin'], 'admin')
+    roles = {r: ks_ensure(http, 'roles', r, {})['id']
+             for r in ('admin', 'member', 'reader', 'service')}
+    proj = {}
+    for p in ('service', 'demo'):
+        proj[p] = ks_ensure(http, 'projects', p,
+                            {'domain_id': 'default', 'enabled': True})['id']
+    for user, pw, project, rlist in (
+            ('manila', sec['manila'], 'service', ('admin', 'service')),
+            ('member', sec['member'], 'demo', ('member', 'reader'))):
+        uid = ks_user(http, user, pw, proj[project])['id']
+        for r in rlist:
+            http.call('PUT', '%s/projects/%s/users/%s/roles/%s' % (
+                KEYSTONE_URL, proj[project], uid, roles[r]), ok=(204,))
+    body = http.body('GET', KEYSTONE_URL + '/services?type=sharev2')
+    if body['services']:
+        sid = body['services'][0]['id']
+    else:
+        body = http.body('POST', KEYSTONE_URL + '/services', {
+            'service': {'type': 'sharev2', 'name': 'manilav2',
+                        'description': 'Manila v2', 'enabled': True}},
+            ok=(201,))
+        sid = body['service']['id']
+    body = http.body('GET', KEYSTONE_URL + '/endpoints?service_id=' + sid)
+    have = {e['interface']: e for e in body['endpoints']}
+    for iface in ('public', 'internal', 'admin'):
+        ep = have.get(iface)
+        if ep is None:
+            http.call('POST', KEYSTONE_URL + '/endpoints', {'endpoint': {
+                'service_id': sid, 'interface': iface, 'url': MANILA_URL,
+                'region_id': 'RegionOne', 'enabled': True}}, ok=(201,))
+        elif ep['url'] != MANILA_URL:
+            http.call('PATCH', '%s/endpoints/%s' % (KEYSTONE_URL, ep['id']),
+                      {'endpoint': {'url': MANILA_URL}})
+    mark_done('keystone-api', spec)
+
+
+def manila_headers():
+    return {'X-OpenStack-Manila-API-Version': MICROVERSION}
+
+
+def bootstrap_manila(sec):
+    spec = {'types': sorted(POOLS), 'caps': CAPABILITIES, 'quotas': QUOTAS,
+            'v': 1}
+    if done('manila-api', spec):
+        return
+    say('creating share types and raising quotas')
+    http = keystone_login('admin', sec['admin'], 'admin')
+    hdr = manila_headers()
+    body = http.body('GET', MANILA_URL + '/types?is_public=all', headers=hdr)
+    types = {t['name']: t for t in body['share_types']}
+    wanted = {'default': {}}
+    for name, label in BACKENDS:
+        wanted[name] = {'share_backend_name': label}
+    for name, specs in wanted.items():
+        extra = dict(CAPABILITIES, **specs)
+        if name not in types:
+            specs = dict(extra, driver_handles_share_servers='False')
+            http.call('POST', MANILA_URL + '/types', {'share_type': {
+                'name': name, 'share_type_access:is_public': True,
+                'extra_specs': specs}}, headers=hdr)
+        else:
+            http.call('POST', '%s/types/%s/extra_specs' % (
+                MANILA_URL, types[name]['id']), {'extra_specs': extra},
+                headers=hdr)
+    body = http.body('GET', KEYSTONE_URL + '/projects')
+    for p in body['projects']:
+        if p['name'] in ('admin', 'demo'):
+            http.call('PUT', '%s/quota-sets/%s' % (MANILA_URL, p['id']),
+                      {'quota_set': QUOTAS}, headers=hdr)
+    mark_done('manila-api', spec)
+
+
+def backends_ready(http):
+    hdr = manila_headers()
+    body = http.body('GET', MANILA_URL + '/services?binary=manila-share',
+                     headers=hdr)
+    up = {s['host'] for s in body['services']
+          if s['state'] == 'up' and s['status'] == 'enabled'}
+    if not all('%s@%s' % (HOST, n) in up for n in POOLS):
+        return False
+    body = http.body('GET', MANILA_URL + '/scheduler-stats/pools',
+                     headers=hdr)
+    names = {p['name'] for p in body['pools']}
+    return all(p in names for p in POOLS.values())
+
+
+# ------------------------------------------------------------- outputs
+
+def to_yaml(data, indent=0):
+    """Block-style YAML for nested dicts of scalars (scalars as JSON)."""
+    lines = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            lines.append('%s%s:' % (' ' * indent, key))
+            lines.append(to_yaml(value, indent + 2))
+        else:
+            lines.append('%s%s: %s' % (' ' * indent, key, json.dumps(value)))
+    return '\n'.join(lines)
+
+
+def auth_dict(user, password, project):
+    return {'auth_url': KEYSTONE_URL, 'username': user, 'password': password,
+            'project_name': project, 'user_domain_name': 'Default',
+            'project_domain_name': 'Default'}
+
+
+def write_outputs(sec):
+    clouds = {'clouds': {
+        'admin': {'auth_type': 'password', 'region_name': 'RegionOne',
+                  'identity_api_version': 3,
+                  'auth': auth_dict('admin', sec['admin'], 'admin')},
+        'member': {'auth_type': 'password', 'region_name': 'RegionOne',
+                   'identity_api_version': 3,
+                   'auth': auth_dict('member', sec['member'], 'demo')},
+    }}
+    write_file(CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
+               + to_yaml(clouds) + '\n', mode=0o600)
+    config = {
+        'manila_clouds_yaml': CLOUDS_YAML,
+        'manila_cloud_admin': 'admin',
+        'manila_cloud_member': 'member',
+        'manila_request_log': os.path.join(LOGS, 'manila-requests.log'),
+        'manila_pool_alpha': POOLS['alpha'],
+        'manila_pool_beta': POOLS['beta'],
+        'manila_type_alpha': 'alpha',
+        'manila_type_beta': 'beta',
+        'manila_cloud_venv': VENV,
+        'manila_auth_admin': auth_dict('admin', sec['admin'], 'admin'),
+        'manila_auth_member': auth_dict('member', sec['member'], 'demo'),
+    }
+    write_file(INTEGRATION_CONFIG,
+               '# written by tests/cloud/manila-cloud up (git-ignored)\n'
+               + to_yaml(config) + '\n', mode=0o600)
+
+
+# ------------------------------------------------------------- commands
+
+def cmd_up():
+    delay = os.environ.get('OPENKEEL_CLOUD_DELAY', 'realistic')
+    if delay not in ('realistic', 'zero'):
+        raise CloudError('OPENKEEL_CLOUD_DELAY must be realistic or zero')
+    if os.geteuid() != 0:
+        raise CloudError('run as root (it installs Debian packages and '
+                         'runs MariaDB as root)')
+    for d in (STATE, ETC, DATA, LOGS, RUN):
+        os.makedirs(d, exist_ok=True)
+    say('state directory %s (delay: %s)' % (STATE, delay))
+    ensure_apt()
+    sec = load_secrets()
+    ports = choose_ports()
+    # MariaDB and RabbitMQ need nothing from the venv: start them first,
+    # so they boot while pip works.
+    files = write_configs(ports, sec, delay, openstack=False)
+    start_mariadb(files, ports)
+    start_rabbitmq(files, ports)
+    ensure_venv()
+    files = write_configs(ports, sec, delay)
+    errors = []
+
+    def guarded(fn, *a):
+        try:
+            fn(*a)
+        except Exception as exc:     # noqa: BLE001 - reported below
+            errors.append(exc)
+    key_thread = threading.Thread(target=guarded, args=(keystone_keys,))
+    key_thread.start()
+    wait_for('mariadb', lambda: os.path.exists(os.path.join(
+        RUN, 'mysqld.sock')) and port_answers(ports['mysql']),
+        60, 'its socket')
+    bootstrap_databases(sec)
+    threads = [threading.Thread(target=guarded, args=(keystone_db, sec)),
+               threading.Thread(target=guarded, args=(manila_db,))]
+    for t in threads:
+        t.start()
+    for t in [key_thread] + threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    specs = openstack_specs(files)
+    start_openstack(specs)
+    wait_for('rabbitmq', lambda: port_answers(ports['amqp']), 90,
+             'its AMQP port')
+    record_rabbit_helpers()
+    wait_for('keystone', lambda: keystone_login('admin', sec['admin'],
+                                                'admin'), 90,
+             'a token for admin')
+    bootstrap_keystone(sec)
+    wait_for('manila-api', lambda: Http().call(
+        'GET', 'http://127.0.0.1:%d/' % MANILA_PORT, ok=(300,)), 90,
+        'GET /')
+    bootstrap_manila(sec)
+    write_outputs(sec)
+    admin = keystone_login('admin', sec['admin'], 'admin')
+    say('waiting for both share backends to report up')
+    deadline = time.monotonic() + 120
+    while not backends_ready(admin):
+        reap()
+        for svc in ('manila-scheduler', 'manila-share'):
+            if not service_alive(svc):
+                fail_service(svc, 'its process exited')
+        if time.monotonic() > deadline:
+            fail_service('manila-share', 'backends %s not up/visible after '
+                         '120 s' % ', '.join(POOLS.values()))
+        time.sleep(0.5)
+    say('cloud is up: keystone %s, manila %s, pools %s'
+        % (KEYSTONE_URL, MANILA_URL, ', '.join(POOLS.values())))
+    print('clouds.yaml: %s (clouds admin, member)' % CLOUDS_YAML)
+    print('integration config: %s' % INTEGRATION_CONFIG)
+    print('elapsed: %.1f s' % (time.monotonic() - T0))
+
+
+def cmd_down():
+    if not os.path.isdir(STATE):
+        print('nothing to stop: %s does not exist' % STATE)
+        return 0
+    stopped = []
+    # OpenStack services together, then the broker and the database.
+    groups = [SERVICES[2:], ['rabbitmq'], ['mariadb']]
+    for group in groups:
+        threads = []
+        for svc in group:
+            if load_record(svc):
+                stopped.append(svc)
+                threads.append(threading.Thread(target=stop_service,
+                                                args=(svc,)))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    # Anything left that carries this cloud's marker (uwsgi workers,
+    # manila-share's per-backend workers) was started by us: stop it too.
+    left = our_processes()
+    for pid in left:
+        stop_pid(pid, proc_stat(pid)[1] if proc_stat(pid) else None, 5)
+    left = our_processes()
+    print('stopped: %s' % (', '.join(stopped) or 'nothing was running'))
+    if left:
+        print('still running: %s' % left, file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_status():
+    if not os.path.isdir(STATE):
+        print('no cloud: %s does not exist' % STATE)
+        return 3
+    bad = 0
+    for svc in SERVICES:
+        rec = load_record(svc)
+        up = service_alive(svc)
+        detail = 'not running'
+        if rec:
+            detail = 'pid %s' % rec.get('pid')
+            extra = ', '.join('%s %s' % (e['what'], e['pid'])
+                              for e in rec.get('extra', []))
+            if extra:
+                detail += ' (%s)' % extra
+        port = {'keystone': KEYSTONE_PORT,
+                'manila-api': MANILA_PORT}.get(svc, rec.get('port'))
+        if up and port and not port_answers(port):
+            up = False
+            detail += ', port %s not answering' % port
+        elif up and port:
+            detail += ', 127.0.0.1:%s' % port
+        elif rec and not up:
+            detail += ' (exited)'
+        if not up:
+            bad += 1
+        print('%-17s %-5s %s  log: %s' % (
+            svc, 'up' if up else 'DOWN', detail,
+            os.path.join(LOGS, LOG_OF[svc])))
+    return 1 if bad else 0
+
+
+def cmd_purge():
+    rc = cmd_down()
+    if rc != 0:
+        print('not removing %s: processes remain' % STATE, file=sys.stderr)
+        return rc
+    if os.path.isdir(STATE):
+        shutil.rmtree(STATE)
+        print('removed %s' % STATE)
+    return 0
+
+
+def cmd_env():
+    print('export OS_CLIENT_CONFIG_FILE=%s' % CLOUDS_YAML)
+    print('export OS_CLOUD=admin')
+    print('export PATH=%s:"$PATH"' % os.path.join(VENV, 'bin'))
+    return 0
+
+
+def take_lock(command):
+    """Serialise up/down/purge: several developers share one cloud."""
+    # Beside the state directory, not in it: purge must not remove it.
+    path = STATE + '.lock'
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 200, 0).decode(errors='replace').strip()
+        say('waiting for another manila-cloud run (%s)' % holder)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, ('pid %d: %s\n' % (os.getpid(), command)).encode(), 0)
+    if command != 'up' and not os.path.isdir(STATE):
+        return fd
+    os.makedirs(LOGS, exist_ok=True)
+    with open(os.path.join(LOGS, 'manila-cloud.log'), 'a') as log:
+        log.write('%s pid %d (parent %d %s) cwd %s: %s%s\n' % (
+            time.strftime('%Y-%m-%dT%H:%M:%S'), os.getpid(), os.getppid(),
+            cmdline(os.getppid())[:80], os.getcwd(), command,
+            ' OPENKEEL_CLOUD_DELAY=%s' % os.environ['OPENKEEL_CLOUD_DELAY']
+            if 'OPENKEEL_CLOUD_DELAY' in os.environ else ''))
+    return fd
+
+
+def main(argv):
+    cmds = {'up': cmd_up, 'down': cmd_down, 'status': cmd_status,
+            'purge': cmd_purge, 'env': cmd_env}
+    if len(argv) != 2 or argv[1] not in cmds:
+        print('usage: %s {%s}' % (os.path.basename(argv[0]),
+                                  '|'.join(cmds)), file=sys.stderr)
+        return 2
+    try:
+        if argv[1] in ('up', 'down', 'purge'):
+            lock = take_lock(argv[1])   # held until this process exits
+            del lock
+        return cmds[argv[1]]() or 0
+    except CloudError as exc:
+        print('ERROR: %s' % exc, file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as exc:
+        print('ERROR: %s' % exc, file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
