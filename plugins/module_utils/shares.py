@@ -257,5 +257,3 @@ class ShareAPI(object):
         if share.get('status') in SHARE_BUSY_STATES:
             return self.wait(share)
         return share
-
-

@@ -17,11 +17,11 @@ description:
     to O(size); renames it and changes its description and visibility;
     converges its metadata; deletes it, or moves it to the recycle bin.
   - Fields that cannot change in place (protocol, type, network, availability
-    zone, source snapshot) are never changed silently: a difference fails the
+    zone, source snapshot) are never changed silently; a difference fails the
     task and says so.
   - Never resets the share's task state, so a running migration is safe.
 author:
-  - openkeel.manila contributors
+  - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
 attributes:
@@ -204,6 +204,7 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils import resources
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.client import NotFound
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     create_body,
@@ -349,7 +350,17 @@ class ShareModule(ManilaModule):
                                     status='available')))
         if self.check_mode:
             return self.finish(True, {}, {}, after)
-        share = self.shares.create(body)
+        try:
+            share = self.shares.create(body)
+        except NotFound as exc:
+            # Manila's 404 names no culprit ("Share type not found."): say
+            # which of the referenced resources the task asked for.
+            asked = ', '.join('%s %r' % (k, p[k]) for k in
+                              ('share_type', 'share_network', 'snapshot',
+                               'availability_zone') if p[k])
+            self.fail('Manila could not create share %s: %s Check %s.' % (
+                p['name'], exc, asked or 'the default share type'),
+                status=exc.status, request_id=exc.request_id)
         if p['wait']:
             try:
                 share = self.shares.wait(share)

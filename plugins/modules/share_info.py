@@ -18,7 +18,7 @@ description:
     (Manila would silently drop it and return every share).
   - Never fails because nothing matched.
 author:
-  - openkeel.manila contributors
+  - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
 attributes:
