@@ -41,7 +41,7 @@ options:
   name:
     description:
       - Name of the share. Without O(id) it identifies the share (Manila
-        names are not unique: two shares with the name fail the task).
+        names are not unique; two shares with the name fail the task).
       - With O(id), the name the share should have (a rename).
     type: str
   id:
