@@ -408,18 +408,20 @@ class ShareModule(ManilaModule):
 
         share_id = share['id']
         if update:
+            # Manila answers a PUT with the whole share: no read-back needed.
             share = self.shares.update(share_id, update)
         if md_set or md_delete:
+            metadata = dict(share.get('metadata') or {})
             if md_set:
                 self.shares.set_metadata(share_id, md_set)
+                metadata.update(md_set)
             for key in md_delete:
                 self.shares.delete_metadata_key(share_id, key)
+                metadata.pop(key, None)
+            share = dict(share, metadata=metadata)
         if new_size:
             self.shares.resize(share_id, new_size, share['size'])
-            if p['wait']:
-                share = self.shares.wait(share)
-                return self.finish(True, share, before, diff_view(share))
-        share = self.shares.get(share_id)
+            share = self.shares.wait(share) if p['wait'] else self.shares.get(share_id)
         self.finish(True, share, before, diff_view(share))
 
     # -- absent ------------------------------------------------------------

@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The share module on recorded HTTP, for what the local cloud cannot produce:
+a cloud without a default share type, share networks (DHSS), old servers."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible.module_utils import basic
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.openkeel.manila.plugins.modules import share as share_module
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    make_client,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+NET_ID = '22222222-3333-4444-5555-666666666666'
+SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'share_proto': 'NFS', 'status': 'available',
+         'share_type': 'aaaaaaaa-0000-0000-0000-000000000000', 'share_type_name': 'dhss',
+         'share_network_id': NET_ID, 'availability_zone': 'nova', 'snapshot_id': None,
+         'is_public': False, 'metadata': {}, 'description': None}
+
+
+class Exit(Exception):
+    def __init__(self, result):
+        super(Exit, self).__init__(result)
+        self.result = result
+
+
+class Fail(Exit):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def no_exit(monkeypatch):
+    def exit_json(self, **result):
+        raise Exit(result)
+
+    def fail_json(self, **result):
+        raise Fail(result)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+
+
+def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    monkeypatch.setattr(share_module.ShareModule, '_connect', lambda self: client)
+    if check_mode:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(Exit) as outcome:
+            share_module.main()
+    return outcome.value, session
+
+
+def test_no_default_type_asks_for_share_type_and_writes_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', 'is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/types/default', RecordedResponse(404, {'itemNotFound': {
+            'code': 404, 'message': 'Default share type not found'}})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'no default share type' in outcome.result['msg']
+    assert 'share_type' in outcome.result['msg']
+    assert [c[0] for c in session.calls] == ['GET'] * 4
+
+
+def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
+    created = dict(SHARE, status='creating')
+    outcome, session = run(monkeypatch, {
+        'name': 'data', 'size': 1, 'share_proto': 'nfs', 'share_type': 'dhss',
+        'share_network': 'tenant-net'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', 'is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/share-networks/detail?name=tenant-net', RecordedResponse(
+            200, {'share_networks': [{'id': NET_ID, 'name': 'tenant-net'}]})),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
+            200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    body = session.calls[4][3]['share']
+    assert body['share_network_id'] == NET_ID and body['share_proto'] == 'NFS'
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['export_locations'][0]['path'] == '10.0.0.1:/a'
+
+
+def test_another_share_network_is_refused_not_ignored(monkeypatch):
+    other = '33333333-3333-4444-5555-666666666666'
+    outcome, session = run(monkeypatch, {'name': 'data', 'share_network': other}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'share_network' in outcome.result['msg'] and 'share_migration' in outcome.result['msg']
+
+
+def test_soft_delete_on_an_old_server_fails_before_any_write(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'soft_delete': True}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+    ], max_version='2.68')
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'soft_delete needs Manila API 2.69; this cloud offers 2.68.'
+    assert all(c[0] == 'GET' for c in session.calls)
+
+
+def test_old_server_does_not_look_in_the_recycle_bin(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'share_type': 'default'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+    ], max_version='2.45', check_mode=True)
+    assert outcome.result['changed'] is True
+    assert len(session.calls) == 2
+
+
+def test_check_mode_resize_and_metadata_send_no_write(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 3, 'metadata': {'a': 'b'}}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ], check_mode=True)
+    assert outcome.result['changed'] is True
+    assert [c[0] for c in session.calls] == ['GET', 'GET', 'GET']
+
+
+def test_member_rename_never_resets_task_state(monkeypatch):
+    renamed = dict(SHARE, name='new')
+    outcome, session = run(monkeypatch, {'id': SHARE_ID, 'name': 'new'}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': renamed})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['name'] == 'new'
+    # one PUT with Manila's display_name key, no read-back, no task-state reset
+    assert [c[0] for c in session.calls] == ['GET', 'GET', 'PUT', 'GET']
+    assert session.calls[2][3] == {'share': {'display_name': 'new'}}
+    assert not any('reset_task_state' in str(c[3]) for c in session.calls)
+
+
+def test_metadata_purge_keeps_manilas_keys_and_reads_nothing_back(monkeypatch):
+    tagged = dict(SHARE, metadata={'a': '1', 'old': 'x', '__affinity_same_host': 'h'})
+    outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'a': '2'}, 'purge_metadata': True}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [tagged]})),
+        ('POST', '/v2/shares/%s/metadata' % SHARE_ID, RecordedResponse(200, {'metadata': {'a': '2'}})),
+        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, RecordedResponse(200)),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['share']['metadata'] == {'a': '2', '__affinity_same_host': 'h'}
+    assert session.calls[2][3] == {'metadata': {'a': '2'}}
+    assert len(session.calls) == 5
