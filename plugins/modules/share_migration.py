@@ -309,7 +309,8 @@ class ShareMigrationModule(ManilaModule):
         for step in steps:
             self.run_step(step, share, type_id, network_id)
             sent.append(step)
-        share = self.api.get_share(share['id'])
+        if sent:
+            share = self.api.get_share(share['id'])
         if WAIT_SUCCESS in sent and share.get('status') != 'available':
             share = self.api.wait_available(share)
         if WAIT_SUCCESS in sent:
