@@ -25,13 +25,7 @@ author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
-attributes:
-  check_mode:
-    support: full
-    description: Reads only.
-  diff_mode:
-    support: none
-    description: Nothing changes.
+  - openkeel.manila.attributes.info_module
 options:
   share:
     description: Name or ID of the share.

@@ -24,13 +24,7 @@ author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
-attributes:
-  check_mode:
-    support: full
-    description: Reads only.
-  diff_mode:
-    support: none
-    description: Nothing changes.
+  - openkeel.manila.attributes.info_module
 options:
   name:
     description:
