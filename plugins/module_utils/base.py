@@ -53,6 +53,14 @@ def auth_argument_spec():
     )
 
 
+def wait_argument_spec(default_timeout):
+    """``wait`` and ``timeout`` for a module that waits on Manila."""
+    return dict(
+        wait=dict(type='bool', default=True),
+        timeout=dict(type='int', default=default_timeout),
+    )
+
+
 def find_catalog_endpoint(catalog, interface, region_name):
     """The v2 Manila endpoint in a v3 service catalog (a list of services).
 
@@ -89,6 +97,9 @@ class ManilaModule(object):
         self.diff_mode = self.ansible._diff
         self.warnings = []
         self._client = None
+        timeout = self.params.get('timeout')
+        if timeout is not None and timeout < 1:
+            self.fail('timeout must be a positive number of seconds, got %s.' % timeout)
 
     # -- connection ------------------------------------------------------
     @property

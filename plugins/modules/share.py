@@ -203,7 +203,10 @@ api_version:
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import resources
-from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.client import NotFound
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
@@ -241,8 +244,7 @@ class ShareModule(ManilaModule):
         mount_point_name=dict(type='str'),
         soft_delete=dict(type='bool', default=False),
         restore=dict(type='bool', default=False),
-        wait=dict(type='bool', default=True),
-        timeout=dict(type='int', default=180),
+        **wait_argument_spec(180)
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
 
@@ -260,8 +262,6 @@ class ShareModule(ManilaModule):
         p = self.params
         if p['size'] is not None and p['size'] < 1:
             self.fail('size must be at least 1 (GiB), got %s.' % p['size'])
-        if p['timeout'] < 1:
-            self.fail('timeout must be a positive number of seconds.')
         if p['soft_delete'] and p['state'] != 'absent':
             self.fail('soft_delete only applies with state=absent.')
         if p['metadata']:

@@ -248,7 +248,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     prepare_rules,
     required_features,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_DENY_STATES,
@@ -279,14 +282,11 @@ class ShareAccessModule(ManilaModule):
         state=dict(type='str', default='present', choices=['present', 'absent']),
         purge_rules=dict(type='bool', default=False),
         unrestrict=dict(type='bool', default=False),
-        wait=dict(type='bool', default=True),
-        timeout=dict(type='int', default=180),
+        **wait_argument_spec(180)
     )
 
     def run(self):
         p = self.params
-        if p['timeout'] < 1:
-            self.fail('timeout must be a positive number of seconds.')
         if p['purge_rules'] and p['state'] == 'absent':
             self.fail('purge_rules only applies with state=present.')
         client = self.client

@@ -214,7 +214,10 @@ api_version:
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import resources
-from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     ADMIN_ONLY,
     CANCEL,
@@ -257,8 +260,7 @@ class ShareMigrationModule(ManilaModule):
         preserve_snapshots=dict(type='bool'),
         nondisruptive=dict(type='bool', default=False),
         force_host_assisted_migration=dict(type='bool', default=False),
-        wait=dict(type='bool', default=True),
-        timeout=dict(type='int', default=3600),
+        **wait_argument_spec(3600)
     )
 
     def run(self):
@@ -268,8 +270,6 @@ class ShareMigrationModule(ManilaModule):
             validate_request(p['state'], p['host'], self.flags)
         except ValueError as exc:
             self.fail(str(exc))
-        if p['timeout'] < 1:
-            self.fail('timeout must be a positive number of seconds.')
 
         self.client.require('migration', 'Share migration')
         self.api = MigrationAPI(self.client, p['timeout'])

@@ -154,3 +154,11 @@ def test_metadata_purge_keeps_manilas_keys_and_reads_nothing_back(monkeypatch):
     assert outcome.result['share']['metadata'] == {'a': '2', '__affinity_same_host': 'h'}
     assert session.calls[2][3] == {'metadata': {'a': '2'}}
     assert len(session.calls) == 5
+
+
+def test_a_timeout_below_one_second_is_refused_before_any_request(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'timeout': 0}, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'timeout must be a positive number of seconds, got 0.'
+    # only the versions document of the recorded client fixture; nothing from the module
+    assert len(session.calls) == 1
