@@ -429,7 +429,7 @@ class ManilaClient(object):
         with_keystone_retries(self.session.get_auth_headers, sleep=self.sleep)
 
     # -- writes that must take effect once ---------------------------------
-    def write_once(self, send, observe, what, resend=True):
+    def write_once(self, send, observe, what):
         """Send a write so that it takes effect once, whatever happens to its answer.
 
         ``send()`` sends the write and returns what its answer gives (the new
@@ -444,7 +444,7 @@ class ManilaClient(object):
           a warning; not seen after a few looks: NotApplied (nothing to undo;
           the task can simply run again).
         - A 5xx answer: ``observe()`` first; seen: its result; not seen: the
-          write is sent once more (``resend``), and recovered the same way.
+          write is sent once more, and recovered the same way.
         - Any other error is raised as it is.
 
         ``send`` is never called again once Manila shows the write took
@@ -463,11 +463,6 @@ class ManilaClient(object):
             self.warn('%s was answered with HTTP %s, but Manila shows that it took '
                       'effect; the task went on from there.' % (_capital(what), first.status))
             return found
-        if not resend:
-            raise NotApplied('%s failed (%s), and Manila shows that it was not applied. '
-                             'Nothing was changed by it; run the task again.' % (
-                                 _capital(what), first), status=first.status,
-                             request_id=first.request_id, method=first.method, url=first.url)
         self.sleep(self.retry_delay)
         try:
             result = send()
@@ -478,6 +473,9 @@ class ManilaClient(object):
                 raise
             found = self._observe(observe, what, 'was answered with HTTP %s twice' % again.status)
             if found is not None:
+                self.warn('%s was answered with HTTP %s twice, but Manila shows that it '
+                          'took effect; the task went on from there.' % (
+                              _capital(what), again.status))
                 return found
             raise NotApplied('%s failed twice (%s, then %s), and Manila shows that it '
                              'was not applied. Nothing was changed by it; Manila seems '
@@ -503,7 +501,7 @@ class ManilaClient(object):
         raise NotApplied(
             'No answer came to %s (%s), and %d seconds later Manila still shows no '
             'sign of it: it was not applied and nothing was changed by it. Run the '
-            'task again (it looks before it writes, so it cannot make a second one).'
+            'task again: it looks before it writes.'
             % (what, cause, waited), method=lost.method, url=lost.url)
 
     @staticmethod
