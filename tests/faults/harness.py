@@ -124,8 +124,13 @@ class Run(object):
     @property
     def warnings(self):
         """The warnings' texts (ansible-core 2.19 returns them as dicts)."""
-        return [w.get('msg') or w.get('message') or json.dumps(w) if isinstance(w, dict) else w
-                for w in self.result.get('warnings') or []]
+        texts = []
+        for warning in self.result.get('warnings') or []:
+            if isinstance(warning, dict):
+                event = warning.get('event') if isinstance(warning.get('event'), dict) else warning
+                warning = event.get('msg') or event.get('message') or json.dumps(warning)
+            texts.append(warning)
+        return texts
 
     def manila_requests(self):
         """The requests to Manila (Keystone's paths start with /v3)."""

@@ -48,8 +48,10 @@ def references():
     admin = harness.Admin()
     member = harness.Admin('member')
     tag = harness.unique('flt-bad')
-    share = admin.create(tag + '-admin')
-    member_share = member.create(tag + '-member')
+    share = admin.create(tag + '-admin', wait=False)
+    member_share = member.create(tag + '-member', wait=False)
+    admin.wait(share['id'])
+    admin.wait(member_share['id'])
     types = admin.call('GET', 'types', params={'is_public': 'all'}).json()['share_types']
     values = {
         'share_name': share['name'], 'share_id': share['id'],
