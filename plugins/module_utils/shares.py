@@ -479,9 +479,12 @@ class ShareAPI(object):
     def update(self, share_id, body):
         def applied():
             share = self.get(share_id)
-            if share is None or any(share.get(field) != body[key] for key, field in (
-                    ('display_name', 'name'), ('display_description', 'description'),
-                    ('is_public', 'is_public')) if key in body):
+            if share is None or any((share.get(field) or '') != (body[key] or '')
+                                    for key, field in (('display_name', 'name'),
+                                                       ('display_description', 'description'))
+                                    if key in body):
+                return None
+            if 'is_public' in body and bool(share.get('is_public')) != bool(body['is_public']):
                 return None
             return share
         return self.client.write_once(

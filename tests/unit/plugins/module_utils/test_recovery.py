@@ -418,3 +418,14 @@ def test_the_client_fetches_its_token_with_retries_before_an_authenticated_reque
     session.negotiated = str(client.version)
     client.get('shares/detail', query={'name': 'data'})
     assert session.get_auth_headers.calls == 2 and clock.sleeps == [0.5]
+
+
+def test_a_lost_update_seen_applied_returns_the_share_as_manila_has_it():
+    renamed = dict(share(status='available'), name='new', description=None, is_public=False)
+    client, session = make_client([
+        ('PUT', '/v2/shares/' + SHARE_ID, LOST),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': renamed})),
+    ])
+    result = ShareAPI(client).update(SHARE_ID, {'display_name': 'new', 'display_description': '',
+                                                'is_public': False})
+    assert result == renamed and len(session.writes()) == 1
