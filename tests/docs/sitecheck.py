@@ -321,6 +321,23 @@ def check_names(site):
     return problems
 
 
+def check_backlinks(site):
+    """A module, role or playbook page links back to every page of the site that links it."""
+    problems = []
+    for page in site.content_pages():
+        if page.own_name() or page.path.startswith('collections/') or page.path == 'index.html':
+            continue   # reference pages and indexes link each other by themselves
+        for a in page.links():
+            href = a.attrs['href'].partition('#')[0]
+            if not href or re.match(r'^[a-z][a-z0-9+.-]*:', href, re.I):
+                continue
+            target = site.pages.get(posixpath.normpath(posixpath.join(posixpath.dirname(page.path), href)))
+            if target is None or not target.own_name() or links_to(target, page.path):
+                continue
+            problems.append(Problem(target.path, 'names', 'does not link back to %s, which links it' % page.path))
+    return sorted(set(problems))
+
+
 def code_text(element):
     """The whole text of the code element that ELEMENT is in."""
     node = element
@@ -830,7 +847,7 @@ def check_playbooks(site):
 
 # ------------------------------------------------------------------ all
 
-CHECKS = [check_markup, check_names, check_versions, check_claims, check_galaxy_links, check_links, check_pages,
+CHECKS = [check_markup, check_names, check_backlinks, check_versions, check_claims, check_galaxy_links, check_links, check_pages,
           check_examples, check_playbooks]
 
 

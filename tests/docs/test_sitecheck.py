@@ -195,6 +195,13 @@ def test_names_example_uses_an_unlinked_module(mini):
         'an example uses openkeel.manila.share, and the page links its page nowhere']
 
 
+def test_backlinks(mini):
+    mini.page('guides/a.html', '<p><a href="../collections/openkeel/manila/share_module.html">share</a></p>')
+    assert mini.messages(sitecheck.check_backlinks) == ['does not link back to guides/a.html, which links it']
+    mini.page('collections/openkeel/manila/share_module.html', '<h1>share</h1><a href="../../../guides/a.html">a</a>')
+    assert mini.messages(sitecheck.check_backlinks) == []
+
+
 # ------------------------------------------------------------------ versions
 
 @pytest.mark.parametrize('text, expected', [
