@@ -598,15 +598,15 @@ LaneUser = collections.namedtuple(
     'LaneUser', 'lane kind user project cloud roles')
 
 
-def lane_users(lanes=None):
-    """The users of lanes 1..lanes: an admin and a member user each.
+def lane_users():
+    """The users of lanes 1..LANES: an admin and a member user each.
 
     Lane 1 is the cloud's first users, admin (project admin) and member
     (project demo); lane K >= 2 has users, projects and clouds named
     laneK-admin and laneK-member.  Parallel test runs take a lane each.
     """
     out = []
-    for lane in range(1, (lanes or LANES) + 1):
+    for lane in range(1, LANES + 1):
         for kind, roles in (('admin', ('admin',)),
                             ('member', ('member', 'reader'))):
             if lane == 1:
