@@ -1508,14 +1508,14 @@ def cmd_up():
     for d in (STATE, ETC, DATA, LOGS, RUN):
         os.makedirs(d, exist_ok=True)
     kept = read_json(SETTINGS) or {}
-    for key, port in (('keystone_port', KEYSTONE_PORT),
-                      ('manila_port', MANILA_PORT)):
+    for service, port in (('keystone', KEYSTONE_PORT),
+                          ('manila', MANILA_PORT)):
+        key = service + '_port'
         if kept.get(key, port) != port:
             raise CloudError(
                 'this cloud serves %s on port %s (%s): its catalog, '
                 'clouds.yaml and tokens name it. Keep that port, or purge '
-                'the cloud to move it' % (key.split('_')[0], kept[key],
-                                          SETTINGS))
+                'the cloud to move it' % (service, kept[key], SETTINGS))
     say('state directory %s (delay: %s, keystone port %d, manila port %d, '
         '%d lane(s))' % (STATE, delay, KEYSTONE_PORT, MANILA_PORT, LANES))
     write_file(SETTINGS, json.dumps({
