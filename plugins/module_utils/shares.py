@@ -368,6 +368,15 @@ class ShareAPI(object):
     def get(self, share_id):
         return lookups.get_by_id(self.client, 'share', share_id)
 
+    def find(self, name_or_id):
+        """The share with this ID (a UUID-shaped value, tried first) or else
+        this name (find_by_name: a race for the name is settled first)."""
+        if lookups.looks_like_uuid(name_or_id):
+            found = self.get(name_or_id)
+            if found is not None:
+                return found
+        return self.find_by_name(name_or_id)
+
     def namesakes(self, name, soft_deleted=False):
         """Every share named exactly ``name`` (one request)."""
         extra = {'is_soft_deleted': 'true'} if soft_deleted else None
@@ -393,11 +402,8 @@ class ShareAPI(object):
         return lookups.single('share', name, found)
 
     def require(self, name_or_id):
-        """The share with this ID or name (a race for the name settled first,
-        see find_by_name); NotFound naming it when there is none."""
-        if lookups.looks_like_uuid(name_or_id):
-            return lookups.require(self.client, 'share', name_or_id)
-        found = self.find_by_name(name_or_id)
+        """Like find(); NotFound naming it when there is none."""
+        found = self.find(name_or_id)
         if found is None:
             raise NotFound('No share with the name or ID %r was found.' % name_or_id, status=404)
         return found

@@ -252,6 +252,7 @@ class FaultProxy(object):
 
     def __init__(self, upstreams, lifetime=DEFAULT_LIFETIME, inject_access_key=None):
         self.faults = []
+        self.retired = []
         self.log = []
         self.tokens = set()
         self.inject_access_key = inject_access_key
@@ -301,10 +302,11 @@ class FaultProxy(object):
         return self
 
     def clear(self):
-        """No more faults (the log stays)."""
+        """No more faults (the log and ``fired()`` keep them)."""
         with self.lock:
             for fault in self.faults:
                 fault.released.set()
+            self.retired.extend(self.faults)
             self.faults = []
 
     def take_fault(self, upstream, method, path, body_key):
@@ -372,4 +374,5 @@ class FaultProxy(object):
                 if e['method'] not in ('GET', 'HEAD')]
 
     def fired(self):
-        return [(f.action, f.fired) for f in self.faults]
+        """(action, how often it fired) of every fault added, cleared ones too."""
+        return [(f.action, f.fired) for f in self.retired + self.faults]

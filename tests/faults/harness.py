@@ -37,8 +37,20 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CLOUD_DIR = os.environ.get('OPENKEEL_CLOUD_DIR') or '/var/tmp/openkeel-manila-cloud'
 CLOUDS_YAML = os.path.join(CLOUD_DIR, 'clouds.yaml')
 COLLECTION = os.environ.get('OPENKEEL_FAULTS_COLLECTION') or REPO
-MANILA = 'http://127.0.0.1:8786'
-KEYSTONE = 'http://127.0.0.1:5000'
+
+
+def _ports():
+    """Keystone's and Manila's ports: the cloud's settings.json, else the defaults."""
+    try:
+        with open(os.path.join(CLOUD_DIR, 'settings.json')) as handle:
+            settings = json.load(handle)
+    except (IOError, OSError, ValueError):
+        settings = {}
+    return settings.get('keystone_port', 5000), settings.get('manila_port', 8786)
+
+
+KEYSTONE = 'http://127.0.0.1:%d' % _ports()[0]
+MANILA = 'http://127.0.0.1:%d' % _ports()[1]
 HEADERS = {'X-OpenStack-Manila-API-Version': '2.65', 'Accept': 'application/json'}
 MODULE_TIMEOUT = 300
 
