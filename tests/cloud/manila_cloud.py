@@ -1060,7 +1060,8 @@ class Http:
     def __init__(self):
         self.token = None
 
-    def call(self, method, url, body=None, headers=None, ok=(200,)):
+    def call(self, method, url, body=None, headers=None, ok=(200,),
+             timeout=30):
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(url, data=data, method=method)
         req.add_header('Content-Type', 'application/json')
@@ -1070,7 +1071,7 @@ class Http:
         for k, v in (headers or {}).items():
             req.add_header(k, v)
         try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
                 status, raw, hdrs = resp.status, resp.read(), resp.headers
         except urllib.error.HTTPError as err:
             status, raw, hdrs = err.code, err.read(), err.headers
@@ -1357,8 +1358,15 @@ def backends_state(http):
           if s['state'] == 'up' and s['status'] == 'enabled'}
     if not all('%s@%s' % (HOST, n) in up for n in POOLS):
         return 'services'
-    body = http.body('GET', MANILA_URL + '/scheduler-stats/pools',
-                     headers=hdr)
+    # The API asks the scheduler over RPC: a scheduler that is still
+    # starting (or busy on a loaded machine) leaves the call hanging, which
+    # means the same as a missing pool: not ready yet.
+    try:
+        body = http.body('GET', MANILA_URL + '/scheduler-stats/pools',
+                         headers=hdr, timeout=10)
+    except (OSError, CloudError) as err:
+        say('the scheduler did not list its pools yet (%s)' % (err,))
+        return 'pools'
     names = {p['name'] for p in body['pools']}
     return 'ready' if all(p in names for p in POOLS.values()) else 'pools'
 
