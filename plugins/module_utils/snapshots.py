@@ -73,14 +73,14 @@ def snapshot_label(snapshot):
 
 
 def names_and_ids(snapshots):
-    """"a (id), b (id)" for messages, newest first."""
+    """Names and IDs for a message, newest first: 'a (id), b (id)'."""
     return ', '.join('%s (%s)' % (s.get('name'), s['id']) for s in newest_first(snapshots))
 
 
 # -- metadata ------------------------------------------------------------------
 
 def task_metadata(metadata):
-    """Snapshot metadata a task may set: share rules, and the revert marker kept out."""
+    """Snapshot metadata a task may set: the share's rules, and not the revert marker."""
     normalized = normalize_metadata(metadata)
     if REVERT_MARKER in normalized:
         raise InvalidInput('metadata key %s is kept by state=reverted (it records a revert); '
@@ -113,8 +113,8 @@ def diff_view(snapshot):
     return view
 
 
-def predicted_after(snapshot, update=None, metadata_set=None, metadata_delete=None,
-                    reverted=None):
+def predicted_after(snapshot, update=None, metadata_set=None, metadata_delete=None):
+    """What the snapshot will look like after the planned changes (for diffs)."""
     after = diff_view(snapshot)
     update = update or {}
     if 'display_name' in update:
@@ -126,8 +126,6 @@ def predicted_after(snapshot, update=None, metadata_set=None, metadata_delete=No
     for key in metadata_delete or []:
         metadata.pop(key, None)
     after['metadata'] = metadata
-    if reverted is not None:
-        after['reverted'] = reverted
     return after
 
 

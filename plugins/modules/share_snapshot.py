@@ -375,7 +375,7 @@ class ShareSnapshotModule(ManilaModule):
             if p['wait']:
                 # Manila frees the share a moment before the snapshot.
                 snapshot = self.snapshots.settle(self.snapshots.get(snapshot['id']) or snapshot)
-            if self.client.supports('snapshot_metadata'):
+            if plan.record_revert and self.client.supports('snapshot_metadata'):
                 snapshot = self.snapshots.record_revert(snapshot)
         plan.after = diff_view(snapshot)
         self.finish_snapshot(plan, snapshot, share=share or {})
