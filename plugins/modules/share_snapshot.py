@@ -247,13 +247,11 @@ class ShareSnapshotModule(ManilaModule):
 
     # -- lookups -----------------------------------------------------------
     def share_id(self):
-        """The ID of O(share): None when not given, or (state=absent) when the
-        share does not exist; a UUID is taken as it is."""
+        """The ID of O(share) (read once, by the rules of lookups.find): None when
+        not given, or (state=absent) when the share does not exist."""
         ref = self.params['share']
         if not ref:
             return None
-        if lookups.looks_like_uuid(ref):
-            return ref
         if self._share is None:
             if self.params['state'] == 'absent':
                 self._share = lookups.find(self.client, 'share', ref)

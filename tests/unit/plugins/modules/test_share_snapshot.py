@@ -165,9 +165,11 @@ def test_a_snapshot_by_id_of_another_share_is_refused(monkeypatch):
     other = '99999999-2222-3333-4444-555555555555'
     outcome, session = run(monkeypatch, share_snapshot, {'id': SNAP_ID, 'share': other}, [
         ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', '/v2/shares/' + other, RecordedResponse(200, {'share': dict(SHARE, id=other)})),
     ])
     assert isinstance(outcome, Fail)
     assert 'belongs to share %s' % SHARE_ID in outcome.result['msg']
+    assert session.writes() == []
 
 
 def test_absent_when_the_share_is_gone_is_a_no_op(monkeypatch):
@@ -237,6 +239,7 @@ def test_time_filters_go_to_manila_from_2_52(monkeypatch):
     outcome, session = run(monkeypatch, share_message_info, {
         'share': SHARE_ID, 'since': '2026-12-01T08:00:00Z', 'before': '2026-12-01T09:00:00+01:00',
         'limit': 5}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
         ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
                 '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5'
          % SHARE_ID, RecordedResponse(200, {'messages': [MESSAGE]})),
