@@ -19,6 +19,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
 import re
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -59,6 +60,8 @@ KINDS = {
     'share': Kind('share', 'shares/detail', 'shares', 'shares/%s', 'share'),
     'snapshot': Kind('share snapshot', 'snapshots/detail', 'snapshots',
                      'snapshots/%s', 'snapshot'),
+    'message': Kind('user message', 'messages', 'messages', 'messages/%s', 'message',
+                    name_filter=False),
     'share_network': Kind('share network', 'share-networks/detail',
                           'share_networks', 'share-networks/%s', 'share_network'),
     'share_type': Kind('share type', 'types', 'share_types', 'types/%s',
@@ -167,6 +170,77 @@ def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
         offset += page_size
 
 
+def list_messages(client, filters=None, limit=None, keep=None, past=None):
+    """Manila's user messages (2.37+), newest first; one request when it can.
+
+    ``filters`` are Manila's own (resource_id, resource_type, action_id,
+    message_level, request_id, created_since/created_before at 2.52+).
+    ``keep(message)`` filters on this side; ``past(message)`` says the
+    listing (newest first) has gone past what is wanted, ending it early.
+    At most ``limit`` messages (None: all).
+    """
+    query = dict(filters or {})
+    query.update(sort_key='created_at', sort_dir='desc')
+    if keep is None and past is None and limit is not None and limit <= PAGE_SIZE:
+        query['limit'] = limit
+        return client.get('messages', query=query).get('messages', [])
+    found = []
+    offset = 0
+    while True:
+        page_query = dict(query, limit=PAGE_SIZE, offset=offset)
+        page = client.get('messages', query=page_query).get('messages', [])
+        for message in page:
+            if past is not None and past(message):
+                return found
+            if keep is None or keep(message):
+                found.append(message)
+                if limit is not None and len(found) >= limit:
+                    return found
+        if len(page) < PAGE_SIZE:
+            return found
+        offset += PAGE_SIZE
+
+
+# How far back a relative time reaches: "90s", "30m", "1h", "2d", "1w".
+RELATIVE_TIME_RE = re.compile(r'^\s*(\d+)\s*([smhdw])\s*$')
+TIME_UNITS = {'s': 'seconds', 'm': 'minutes', 'h': 'hours', 'd': 'days', 'w': 'weeks'}
+
+
+def parse_time(value, option, now):
+    """A task's point in time as an aware UTC datetime.
+
+    ``value`` is a relative age ("1h": one hour before ``now``) or an ISO 8601
+    timestamp (without a zone it is UTC).  InvalidInput names ``option``.
+    """
+    text = str(value).strip()
+    match = RELATIVE_TIME_RE.match(text)
+    if match:
+        amount, unit = int(match.group(1)), match.group(2)
+        return now - datetime.timedelta(**{TIME_UNITS[unit]: amount})
+    try:
+        moment = datetime.datetime.fromisoformat(text.replace('Z', '+00:00'))
+    except ValueError:
+        raise InvalidInput(
+            '%s must be an ISO 8601 time such as 2026-01-31T08:00:00Z, or an age '
+            'such as 30m, 1h, 2d or 1w (s, m, h, d, w), got %r.' % (option, value))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment.astimezone(datetime.timezone.utc)
+
+
+def manila_time(moment):
+    """An aware datetime as Manila's filters take it (UTC, RFC 3339)."""
+    return moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def created_at(resource):
+    """A resource's ``created_at`` (naive UTC in Manila's answers), aware UTC."""
+    moment = datetime.datetime.fromisoformat(str(resource['created_at']).replace('Z', '+00:00'))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.timezone.utc)
+    return moment
+
+
 def user_messages(client, resource_id, limit=3):
     """Manila's newest user messages for a resource, as one sentence (2.37+).
 
@@ -175,11 +249,8 @@ def user_messages(client, resource_id, limit=3):
     """
     if not client.supports('user_messages'):
         return ''
-    body = client.get('messages', query={
-        'resource_id': resource_id, 'sort_key': 'created_at',
-        'sort_dir': 'desc', 'limit': limit})
     texts = []
-    for message in body.get('messages', []):
+    for message in list_messages(client, {'resource_id': resource_id}, limit=limit):
         text = message.get('user_message')
         if text and text not in texts:
             texts.append(text)

@@ -52,6 +52,11 @@ MIN_SUPPORTED_VERSION = APIVersion('2.29')
 # experimental header, or None when the call never needed it).
 FEATURES = {
     'user_messages': ('2.37', None),
+    # snapshots, revert and user-message filters (issue 11)
+    'revert_to_snapshot': ('2.27', None),
+    'snapshot_export_locations': ('2.32', None),
+    'message_time_filters': ('2.52', None),
+    'snapshot_metadata': ('2.73', None),
     'ipv6_access_rules': ('2.38', None),
     'cephx_access_rules': ('2.13', None),
     'name_pattern_filter': ('2.36', None),

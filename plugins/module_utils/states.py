@@ -62,6 +62,31 @@ SHARE_MIGRATING_STATES = frozenset([
     'server_migrating_to',
 ])
 
+# Snapshot statuses (manila/common/constants.py SHARE_SNAPSHOT_STATUSES, and
+# the deferred-deletion ones of snapshot instances).
+SNAPSHOT_AVAILABLE = 'available'
+SNAPSHOT_ERROR_STATES = frozenset([
+    'error',
+    'error_deleting',
+    'error_deferred_deleting',
+    'manage_error',
+    'unmanage_error',
+])
+SNAPSHOT_BUSY_STATES = frozenset([
+    'creating',
+    'deleting',
+    'deferred_deleting',
+    'manage_starting',
+    'unmanage_starting',
+    'restoring',
+    'migrating',
+    'migrating_to',
+])
+# Manila deletes a snapshot only in these (the others need an admin's force-delete).
+SNAPSHOT_DELETABLE_STATES = frozenset(['available', 'error'])
+# On their way out: Manila leaves them out when it picks a share's latest snapshot.
+SNAPSHOT_DEFERRED_DELETE_STATES = frozenset(['deferred_deleting', 'error_deferred_deleting'])
+
 # Access rule states.
 ACCESS_ERROR_STATES = frozenset(['error'])
 ACCESS_ACTIVE_STATES = frozenset(['active'])

@@ -124,6 +124,15 @@ options:
         only a soft-deleted share matches.
     type: bool
     default: false
+  delete_snapshots:
+    description:
+      - With O(state=absent), delete the share's snapshots first and wait
+        until they are gone (Manila deletes no share that has snapshots).
+        Also with O(soft_delete), and then the snapshots are deleted for good.
+      - Without it, a share with snapshots fails the task before any write,
+        naming them.
+    type: bool
+    default: false
   wait:
     description:
       - Wait until the share is available (or gone).
@@ -164,6 +173,13 @@ EXAMPLES = r'''
     name: projects-archive
     state: absent
     soft_delete: true
+
+- name: Delete a share and its snapshots
+  openkeel.manila.share:
+    cloud: mycloud
+    name: scratch
+    state: absent
+    delete_snapshots: true
 '''
 
 RETURN = r'''
@@ -199,6 +215,14 @@ share:
       description: Export locations; C(path) is the mount source.
       type: list
       elements: dict
+deleted_snapshots:
+  description:
+    - The snapshots deleted before the share (O(delete_snapshots)), newest
+      first, each with C(id), C(name), C(status), C(created_at); in check
+      mode, those that would be.
+  returned: when O(state=absent)
+  type: list
+  elements: dict
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
@@ -228,6 +252,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     plan_restore,
     plan_update,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
+    SnapshotAPI,
+    brief as snapshot_brief,
+    plan_share_snapshots,
+)
 
 # The references a create names (task option = lookups kind), resolved before
 # the create is sent.
@@ -253,6 +282,7 @@ class ShareModule(ManilaModule):
         mount_point_name=dict(type='str'),
         soft_delete=dict(type='bool', default=False),
         restore=dict(type='bool', default=False),
+        delete_snapshots=dict(type='bool', default=False),
         **wait_argument_spec(180)
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
@@ -275,6 +305,8 @@ class ShareModule(ManilaModule):
             raise InvalidInput('soft_delete only applies with state=absent.')
         if p['restore'] and p['state'] != 'present':
             raise InvalidInput('restore only applies with state=present.')
+        if p['delete_snapshots'] and p['state'] != 'absent':
+            raise InvalidInput('delete_snapshots only applies with state=absent.')
         check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
 
     def find_share(self):
@@ -414,8 +446,17 @@ class ShareModule(ManilaModule):
         plan = plan_absent(share, p['soft_delete'])
         if plan.action == SOFT_DELETE:
             self.client.require('soft_delete', 'soft_delete')
+        doomed = []
+        if plan.action != NOTHING:
+            snapshots = SnapshotAPI(self.client, p['timeout'])
+            doomed = plan_share_snapshots(share, snapshots.list_for_share(share['id']),
+                                          p['delete_snapshots'])
+        deleted = [snapshot_brief(s) for s in doomed]
         if plan.action == NOTHING or self.check_mode:
-            return self.finish_share(plan, {} if plan.changed else share, with_exports=False)
+            return self.finish_share(plan, {} if plan.changed else share, with_exports=False,
+                                     deleted_snapshots=deleted)
+        if doomed:
+            snapshots.delete_all(doomed)
         if plan.action == SOFT_DELETE:
             self.shares.soft_delete(share['id'])
         else:
@@ -424,15 +465,15 @@ class ShareModule(ManilaModule):
             self.shares.delete(share['id'])
             if p['wait']:
                 self.shares.wait_gone(share)
-        self.finish_share(plan, {}, with_exports=False)
+        self.finish_share(plan, {}, with_exports=False, deleted_snapshots=deleted)
 
     # -- result ------------------------------------------------------------
-    def finish_share(self, plan, share, with_exports=True, changed=None):
+    def finish_share(self, plan, share, with_exports=True, changed=None, **result):
         share = share or {}
         if share and with_exports and share.get('id'):
             share = dict(share, export_locations=self.shares.export_locations(share['id']))
         self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
-                    share=share)
+                    share=share, **result)
 
 
 def main():

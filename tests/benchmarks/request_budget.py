@@ -7,7 +7,8 @@ Runs each module invocation in its own process, as Ansible does, with
 keystoneauth's Session.request wrapped to record every request (Keystone and
 Manila alike), and prints one row per case: requests to Keystone, requests to
 Manila, and the wall time (median of --runs). It creates what it needs (a
-share named bench-budget) and deletes it at the end. Needs the local cloud
+share named bench-budget, with a snapshot it was reverted to) and deletes them
+at the end. Needs the local cloud
 (tests/cloud/manila-cloud up) and a Python with ansible-core and openstacksdk.
 """
 
@@ -68,7 +69,7 @@ def run_cli(args):
 def report(label, requests, times):
     keystone = [r for r in requests if ':5000/' in r[1]]
     manila = [r for r in requests if ':5000/' not in r[1]]
-    print('%-24s %9d %7d %9.2f' % (label, len(keystone), len(manila), statistics.median(times)))
+    print('%-32s %9d %7d %9.2f' % (label, len(keystone), len(manila), statistics.median(times)))
     for method, url, status in requests:
         print('    %s %s -> %s' % (method, url.split('127.0.0.1', 1)[-1], status))
 
@@ -118,11 +119,20 @@ def main():
         ('share_migration, no-op', 'share_migration', {
             'share': 'bench-budget', 'host': None}),
     ]
+    snapshot = {'share': 'bench-budget', 'name': 'bench-budget-snap'}
+    cases += [
+        ('share_snapshot, no-op', 'share_snapshot', snapshot),
+        ('share_snapshot reverted, no-op', 'share_snapshot', dict(snapshot, state='reverted')),
+        ('share_snapshot_info by share', 'share_snapshot_info', {'share': 'bench-budget'}),
+        ('share_message_info by share', 'share_message_info', {'share': 'bench-budget'}),
+    ]
     _r, _t, created = run_module(root, 'share', share)
     host = created['share'].get('host')
     run_module(root, 'share_access', cases[2][2])
     cases[3][2]['host'] = host
-    print('%-24s %9s %7s %9s' % ('case', 'keystone', 'manila', 'seconds'))
+    run_module(root, 'share_snapshot', snapshot)
+    run_module(root, 'share_snapshot', dict(snapshot, state='reverted'))   # once, recorded
+    print('%-32s %9s %7s %9s' % ('case', 'keystone', 'manila', 'seconds'))
     try:
         for label, module, args in cases:
             times = []
@@ -139,7 +149,7 @@ def main():
                 times.append(elapsed)
             report('CLI: share show NAME', requests, times)
     finally:
-        run_module(root, 'share', dict(share, state='absent'))
+        run_module(root, 'share', dict(share, state='absent', delete_snapshots=True))
 
 
 if __name__ == '__main__':

@@ -48,6 +48,19 @@ PLAN = [
     ('share_migration', 'Changed our minds'),
     ('share_migration_info', 'Where is the migration of projects?'),
     ('share_migration_info', 'Say it'),
+    # snapshots (a share with snapshots can be neither soft-deleted nor migrated freely)
+    ('share_snapshot', 'Snapshot the projects share before the upgrade'),
+    ('share_snapshot_info', 'The snapshots of a share, newest first'),
+    ('share_snapshot_info', 'The one Manila would revert the share to'),
+    ('share_snapshot_info', 'Snapshots in error, every project (admin)'),
+    ('share_snapshot_info', 'Where to mount the snapshots tagged for a ticket'),
+    ('share_snapshot', 'The upgrade went wrong; put the share back as it was'),
+    ('share_snapshot', 'Delete the snapshot'),
+    ('share_message_info', 'Why is the share in error?'),
+    ('share_message_info', 'Say it'),
+    ('share_message_info', 'Every failed placement of the last day'),
+    ('setup', 'a scratch share with a snapshot'),
+    ('share', 'Delete a share and its snapshots'),
     ('setup', 'the ID of the projects share'),
     ('share', 'Rename a share by ID'),
     ('share', 'Into the recycle bin'),
@@ -81,6 +94,8 @@ def substitutions(settings):
         'projects-archive': prefix + 'projects-archive',
         'team-docs': prefix + 'team-docs',
         'cephfs-data': prefix + 'cephfs-data',
+        'projects-before-upgrade': prefix + 'projects-before-upgrade',
+        'scratch': prefix + 'scratch',
         'storage@beta#pool_b': settings['pool_beta'],
         'gold': settings['type_beta'],
         EXAMPLE_UUID: '{{ example_projects_id }}',
@@ -123,6 +138,18 @@ def setup_tasks(name, settings):
                 'share_proto': '{{ item.proto }}'},
             'loop': [{'name': prefix + 'team-docs', 'proto': 'CIFS'},
                      {'name': prefix + 'cephfs-data', 'proto': 'NFS'}],
+        }]
+    if name == 'a scratch share with a snapshot':
+        return [{
+            'name': 'Setup | A scratch share',
+            'openkeel.manila.share': {
+                'cloud': settings['cloud'], 'name': prefix + 'scratch', 'size': 1,
+                'share_proto': 'NFS'},
+        }, {
+            'name': 'Setup | Its snapshot',
+            'openkeel.manila.share_snapshot': {
+                'cloud': settings['cloud'], 'share': prefix + 'scratch',
+                'name': prefix + 'scratch-daily'},
         }]
     if name == 'the ID of the projects share':
         return [{

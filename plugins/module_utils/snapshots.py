@@ -1,0 +1,467 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Share snapshots: the plan (desired vs actual, pure functions) and the calls.
+
+The ``plan_*`` functions answer "what must happen to this snapshot" from what
+Manila shows and the task; ``SnapshotAPI`` sends it.  The ``share_snapshot``
+module uses both, and the ``share`` module asks ``plan_share_snapshots``
+whether a share's snapshots stand in the way of its deletion.
+
+A revert is recorded on the snapshot, in its metadata key ``REVERT_MARKER``
+(API 2.73+): Manila keeps no trace of a revert, and without one a second run
+would revert again and throw away what was written since.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+
+from urllib.parse import quote
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    Conflict,
+    InvalidInput,
+    reword,
+    same_details,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    ShareAPI,
+    metadata_changes,
+    normalize_metadata,
+    share_label,
+    update_body,
+    user_metadata,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    SHARE_BUSY_STATES,
+    SHARE_ERROR_STATES,
+    SNAPSHOT_AVAILABLE,
+    SNAPSHOT_BUSY_STATES,
+    SNAPSHOT_DEFERRED_DELETE_STATES,
+    SNAPSHOT_DELETABLE_STATES,
+    SNAPSHOT_ERROR_STATES,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
+    GONE,
+    user_message_explainer,
+    wait_for_status,
+    wait_until,
+)
+
+# The snapshot metadata key that records a revert to the snapshot (UTC time).
+REVERT_MARKER = 'openkeel_reverted_at'
+
+# The fields shown in a before/after diff.
+DIFF_FIELDS = ('name', 'description', 'share_id', 'size', 'status')
+
+# Plan actions.
+CREATE = 'create'
+UPDATE = 'update'
+NOTHING = 'nothing'
+DELETE = 'delete'
+REVERT = 'revert'
+
+
+def snapshot_label(snapshot):
+    return 'Snapshot %s (%s)' % (snapshot.get('name'), snapshot['id'])
+
+
+def names_and_ids(snapshots):
+    """Names and IDs for a message, newest first: 'a (id), b (id)'."""
+    return ', '.join('%s (%s)' % (s.get('name'), s['id']) for s in newest_first(snapshots))
+
+
+# -- metadata ------------------------------------------------------------------
+
+def task_metadata(metadata):
+    """Snapshot metadata a task may set: the share's rules, and not the revert marker."""
+    normalized = normalize_metadata(metadata)
+    if REVERT_MARKER in normalized:
+        raise InvalidInput('metadata key %s is kept by state=reverted (it records a revert); '
+                           'leave it out of metadata.' % REVERT_MARKER)
+    return normalized
+
+
+def snapshot_metadata_changes(snapshot, desired, purge):
+    """(keys to set, keys to delete); Manila's ``__`` keys and the marker are kept."""
+    current = dict((k, v) for k, v in user_metadata(snapshot.get('metadata')).items()
+                   if k != REVERT_MARKER)
+    return metadata_changes(current, task_metadata(desired), purge)
+
+
+def reverted_at(snapshot):
+    """When this collection reverted the share to the snapshot (None: never)."""
+    return (snapshot.get('metadata') or {}).get(REVERT_MARKER)
+
+
+# -- views ---------------------------------------------------------------------
+
+def diff_view(snapshot):
+    """The part of a snapshot shown in diff mode (``{}`` for none)."""
+    if not snapshot:
+        return {}
+    view = dict((k, snapshot.get(k)) for k in DIFF_FIELDS)
+    metadata = user_metadata(snapshot.get('metadata'))
+    view['reverted'] = metadata.pop(REVERT_MARKER, None) is not None
+    view['metadata'] = metadata
+    return view
+
+
+def predicted_after(snapshot, update=None, metadata_set=None, metadata_delete=None):
+    """What the snapshot will look like after the planned changes (for diffs)."""
+    after = diff_view(snapshot)
+    update = update or {}
+    if 'display_name' in update:
+        after['name'] = update['display_name']
+    if 'display_description' in update:
+        after['description'] = update['display_description']
+    metadata = dict(after['metadata'])
+    metadata.update(metadata_set or {})
+    for key in metadata_delete or []:
+        metadata.pop(key, None)
+    after['metadata'] = metadata
+    return after
+
+
+def order_key(snapshot):
+    """Manila's order for "latest" (created_at, then ID; both compare as text)."""
+    return (str(snapshot.get('created_at') or ''), snapshot['id'])
+
+
+def newest_first(snapshots):
+    """Snapshots newest first, as Manila orders them to find the latest."""
+    return sorted(snapshots, key=order_key, reverse=True)
+
+
+def latest_snapshot(snapshots):
+    """The snapshot Manila reverts a share to: its newest, deferred deletions left out."""
+    candidates = [s for s in snapshots
+                  if s.get('status') not in SNAPSHOT_DEFERRED_DELETE_STATES]
+    return newest_first(candidates)[0] if candidates else None
+
+
+# -- the plan ------------------------------------------------------------------------
+
+class SnapshotPlan(object):
+    """What to do to one snapshot, and the diff it makes.
+
+    ``action`` is create, update, nothing, delete or revert; ``body`` the
+    create body; ``update`` the PUT body; ``metadata_set``/``metadata_delete``
+    the metadata changes (also with a revert, which can come with them);
+    ``record_revert`` whether the revert is written to the marker.
+    """
+
+    def __init__(self, action, before=None, after=None, body=None, update=None,
+                 metadata_set=None, metadata_delete=None, record_revert=False):
+        self.action = action
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+        self.body = body
+        self.update = update or {}
+        self.metadata_set = metadata_set or {}
+        self.metadata_delete = metadata_delete or []
+        self.record_revert = record_revert
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+    def __repr__(self):
+        return 'SnapshotPlan(%r)' % self.action
+
+
+def check_share_can_snapshot(share):
+    """Refuse, before any write, a share Manila would not snapshot."""
+    if not share.get('snapshot_support', True):
+        raise InvalidInput(
+            '%s cannot be snapshotted: it was created from a share type without '
+            'snapshot_support=True (%s). A share keeps the capabilities its type had '
+            'when it was created.' % (share_label(share), share.get('share_type_name')))
+    if share.get('is_soft_deleted'):
+        raise InvalidInput('%s is in the recycle bin; Manila snapshots no share there. '
+                           'Restore it first (openkeel.manila.share restore=true).'
+                           % share_label(share))
+    if share.get('status') in SHARE_ERROR_STATES:
+        raise CannotConverge('%s is in status %s; Manila snapshots only an available share.'
+                             % (share_label(share), share.get('status')))
+
+
+def plan_create(share, desired):
+    """Snapshot ``share``; ``desired`` holds name, description, metadata."""
+    if not desired.get('name'):
+        raise InvalidInput('name is required to create a snapshot.')
+    check_share_can_snapshot(share)
+    body = {'share_id': share['id'], 'name': desired['name']}
+    if desired.get('description') is not None:
+        body['description'] = desired['description']
+    if desired.get('metadata'):
+        body['metadata'] = task_metadata(desired['metadata'])
+    after = diff_view(dict(body, status=SNAPSHOT_AVAILABLE, size=share.get('size')))
+    return SnapshotPlan(CREATE, before={}, after=after, body=body)
+
+
+def check_convergeable(snapshot):
+    status = snapshot.get('status')
+    if status in SNAPSHOT_ERROR_STATES:
+        raise CannotConverge(
+            '%s is in status %s and cannot be changed. Delete it (state=absent) and take '
+            'it again, or ask an admin to repair it.' % (snapshot_label(snapshot), status))
+
+
+def plan_update(snapshot, desired, purge_metadata=False, rename=False):
+    """Bring an existing snapshot (at rest, not in error) to ``desired``."""
+    check_convergeable(snapshot)
+    update = update_body(snapshot, name=desired.get('name') if rename else None,
+                         description=desired.get('description'))
+    md_set, md_delete = {}, []
+    if desired.get('metadata') is not None:
+        md_set, md_delete = snapshot_metadata_changes(snapshot, desired['metadata'],
+                                                      purge_metadata)
+    action = UPDATE if (update or md_set or md_delete) else NOTHING
+    return SnapshotPlan(action, before=diff_view(snapshot),
+                        after=predicted_after(snapshot, update, md_set, md_delete),
+                        update=update, metadata_set=md_set, metadata_delete=md_delete)
+
+
+def plan_absent(snapshot):
+    if snapshot is None:
+        return SnapshotPlan(NOTHING)
+    status = snapshot.get('status')
+    if status not in SNAPSHOT_DELETABLE_STATES and status not in SNAPSHOT_BUSY_STATES:
+        raise CannotConverge(
+            '%s is in status %s, in which Manila deletes no snapshot; an admin can '
+            'force-delete it (openstack share snapshot delete --force).'
+            % (snapshot_label(snapshot), status))
+    return SnapshotPlan(DELETE, before=diff_view(snapshot), after={})
+
+
+def check_revertable(share, snapshot, snapshots):
+    """Refuse, before any write, a revert Manila would refuse (the ones it can see)."""
+    if snapshot['share_id'] != share['id']:
+        raise InvalidInput('%s belongs to share %s, not to %s.' % (
+            snapshot_label(snapshot), snapshot['share_id'], share_label(share)))
+    if not share.get('revert_to_snapshot_support'):
+        raise InvalidInput(
+            '%s cannot be reverted to a snapshot: it was created from a share type '
+            'without revert_to_snapshot_support=True (%s). A share keeps the capabilities '
+            'its type had when it was created.' % (share_label(share),
+                                                   share.get('share_type_name')))
+    latest = latest_snapshot(snapshots)
+    if latest is not None and latest['id'] != snapshot['id']:
+        newer = [s for s in newest_first(snapshots)
+                 if order_key(s) > order_key(snapshot)
+                 and s.get('status') not in SNAPSHOT_DEFERRED_DELETE_STATES]
+        raise InvalidInput(
+            'Manila only reverts a share to its latest snapshot. The latest snapshot of '
+            'share %s (%s) is %s (%s), taken %s; snapshot %s (%s) is older. To go further '
+            'back, delete the newer snapshots first (this discards them): %s.' % (
+                share.get('name'), share['id'], latest.get('name'), latest['id'],
+                latest.get('created_at'), snapshot.get('name'), snapshot['id'],
+                names_and_ids(newer)))
+    if share.get('status') in SHARE_ERROR_STATES:
+        raise CannotConverge('%s is in status %s; Manila reverts only an available share.'
+                             % (share_label(share), share.get('status')))
+    rules = share.get('access_rules_status')
+    if rules not in (None, 'active'):
+        raise CannotConverge(
+            '%s has access rules in status %s; Manila reverts a share only while its '
+            'rules are active. Fix the rules (openkeel.manila.share_access) and run again.'
+            % (share_label(share), rules))
+
+
+def needs_revert(snapshot, always=False):
+    """False when the marker says the share was reverted to the snapshot (and
+    the task does not ask for a revert on every run)."""
+    return always or not reverted_at(snapshot)
+
+
+def plan_revert(share, snapshot, snapshots, always=False, base=None):
+    """Revert ``share`` to ``snapshot`` unless the marker says it was done.
+
+    ``snapshots`` are every snapshot of the share (to find the latest);
+    ``always`` reverts even when the marker is there; ``base`` is the plan of
+    the snapshot's other changes (name, metadata), kept in the result.
+    """
+    base = base or plan_update(snapshot, {})
+    if not needs_revert(snapshot, always):
+        return base
+    check_revertable(share, snapshot, snapshots)
+    return SnapshotPlan(REVERT, before=base.before,
+                        after=dict(base.after, reverted=True),
+                        update=base.update, metadata_set=base.metadata_set,
+                        metadata_delete=base.metadata_delete, record_revert=True)
+
+
+# -- a share's snapshots, when the share is deleted --------------------------------------
+
+def plan_share_snapshots(share, snapshots, delete_snapshots):
+    """The snapshots to delete before ``share``; refuses when the task did not allow it.
+
+    Returns [] for a share without snapshots.  Every snapshot must be in a
+    status Manila deletes (or on its way to one): checked before any write.
+    """
+    if not snapshots:
+        return []
+    if not delete_snapshots:
+        raise InvalidInput(
+            '%s has %d snapshot(s): %s. Manila deletes no share that has snapshots: set '
+            'delete_snapshots=true to delete them first, or delete them with '
+            'openkeel.manila.share_snapshot state=absent.' % (
+                share_label(share), len(snapshots), names_and_ids(snapshots)))
+    stuck = [s for s in snapshots if s.get('status') not in SNAPSHOT_DELETABLE_STATES
+             and s.get('status') not in SNAPSHOT_BUSY_STATES]
+    if stuck:
+        raise CannotConverge(
+            '%s cannot be deleted: its snapshot(s) %s are in a status in which Manila '
+            'deletes no snapshot (%s); an admin can force-delete them (openstack share '
+            'snapshot delete --force).' % (share_label(share), names_and_ids(stuck),
+                                           ', '.join(sorted(set(s['status'] for s in stuck)))))
+    return newest_first(snapshots)
+
+
+def brief(snapshot):
+    """A snapshot in a result that lists several: ID, name, status."""
+    return dict((k, snapshot.get(k)) for k in ('id', 'name', 'status', 'created_at'))
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+# -- calls ---------------------------------------------------------------------------
+
+def _not_latest(exc):
+    # Manila's own check sees snapshots this user cannot list (another project's).
+    return same_details(exc, InvalidInput, 'Manila only reverts a share to its latest '
+                        'snapshot, and refused: %s' % exc.message)
+
+
+class SnapshotAPI(object):
+    def __init__(self, client, timeout=180):
+        self.client = client
+        self.timeout = timeout
+
+    def get(self, snapshot_id):
+        return lookups.get_by_id(self.client, 'snapshot', snapshot_id)
+
+    def find_by_name(self, name, share_id=None):
+        extra = {'share_id': share_id} if share_id else None
+        return lookups.single('snapshot', name, lookups.list_by_name(
+            self.client, 'snapshot', name, extra))
+
+    def list_for_share(self, share_id):
+        """Every snapshot of a share, in every project the user may see."""
+        return lookups.list_all(self.client, 'snapshots/detail', 'snapshots', {
+            'share_id': share_id, 'all_tenants': '1'})
+
+    def create(self, body):
+        if body.get('metadata'):
+            self.client.require('snapshot_metadata', 'Snapshot metadata')
+        return self.client.post('snapshots', {'snapshot': body})['snapshot']
+
+    def update(self, snapshot_id, body):
+        return self.client.put('snapshots/%s' % snapshot_id, {'snapshot': body})['snapshot']
+
+    def set_metadata(self, snapshot_id, items):
+        self.client.request('POST', 'snapshots/%s/metadata' % snapshot_id,
+                            body={'metadata': items}, feature='snapshot_metadata')
+
+    def delete_metadata_key(self, snapshot_id, key):
+        self.client.request('DELETE', 'snapshots/%s/metadata/%s' % (
+            snapshot_id, quote(key, safe='')), feature='snapshot_metadata')
+
+    def delete(self, snapshot_id):
+        self.client.delete('snapshots/%s' % snapshot_id)
+
+    @reword(Conflict, _not_latest)
+    def revert(self, share_id, snapshot_id):
+        self.client.action('shares/%s' % share_id, 'revert', {'snapshot_id': snapshot_id},
+                           feature='revert_to_snapshot')
+
+    def export_locations(self, snapshot_id):
+        if not self.client.supports('snapshot_export_locations'):
+            return []
+        body = self.client.get('snapshots/%s/export-locations' % snapshot_id)
+        return body.get('share_snapshot_export_locations', [])
+
+    def apply_update(self, snapshot, plan):
+        """Send a plan's PUT and metadata changes; the snapshot as Manila now has it."""
+        snapshot_id = snapshot['id']
+        if plan.update:
+            snapshot = self.update(snapshot_id, plan.update)
+        if plan.metadata_set or plan.metadata_delete:
+            metadata = dict(snapshot.get('metadata') or {})
+            if plan.metadata_set:
+                self.set_metadata(snapshot_id, plan.metadata_set)
+                metadata.update(plan.metadata_set)
+            for key in plan.metadata_delete:
+                self.delete_metadata_key(snapshot_id, key)
+                metadata.pop(key, None)
+            snapshot = dict(snapshot, metadata=metadata)
+        return snapshot
+
+    def record_revert(self, snapshot):
+        stamp = utc_now()
+        self.set_metadata(snapshot['id'], {REVERT_MARKER: stamp})
+        metadata = dict(snapshot.get('metadata') or {})
+        metadata[REVERT_MARKER] = stamp
+        return dict(snapshot, metadata=metadata)
+
+    # -- waits ---------------------------------------------------------------
+    def wait(self, snapshot, targets=(SNAPSHOT_AVAILABLE,)):
+        snapshot_id = snapshot['id']
+        return wait_for_status(
+            self.client, lambda: self.get(snapshot_id), targets, SNAPSHOT_ERROR_STATES,
+            snapshot_label(snapshot), self.timeout,
+            explain=user_message_explainer(self.client, snapshot_id))
+
+    def wait_gone(self, snapshot):
+        return self.wait(snapshot, targets=(GONE,))
+
+    def settle(self, snapshot, wait=True):
+        """A busy snapshot (creating, deleting, ...) waited for until it rests
+        (or is gone: None)."""
+        if snapshot.get('status') not in SNAPSHOT_BUSY_STATES:
+            return snapshot
+        if not wait:
+            raise CannotConverge('%s is busy (%s); run again later or set wait=true.'
+                                 % (snapshot_label(snapshot), snapshot.get('status')))
+        snapshot_id = snapshot['id']
+        return wait_until(
+            self.client, lambda: self.get(snapshot_id),
+            lambda s: s is None or s.get('status') not in SNAPSHOT_BUSY_STATES,
+            snapshot_label(snapshot), 'it to finish %s' % snapshot.get('status'),
+            self.timeout, describe=lambda s: s.get('status'),
+            explain=user_message_explainer(self.client, snapshot_id))
+
+    def delete_all(self, snapshots):
+        """Delete a share's snapshots (as planned) and wait until every one is gone."""
+        pending = []
+        for snapshot in snapshots:
+            snapshot = self.settle(snapshot)
+            if snapshot is None:
+                continue
+            if snapshot.get('status') in SNAPSHOT_DELETABLE_STATES:
+                self.delete(snapshot['id'])
+            pending.append(snapshot)
+        for snapshot in pending:
+            self.wait_gone(snapshot)
+
+    def revert_share(self, share, snapshot, wait=True):
+        """Send the revert; with ``wait``, wait for the share to be available again."""
+        shares = ShareAPI(self.client, self.timeout)
+        self.revert(share['id'], snapshot['id'])
+        if not wait:
+            return dict(share, status='reverting')
+        return shares.wait(share)
+
+    def settle_share(self, share, wait=True):
+        if share.get('status') not in SHARE_BUSY_STATES:
+            return share
+        return ShareAPI(self.client, self.timeout).settle(share, wait)

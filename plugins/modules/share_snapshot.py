@@ -1,0 +1,418 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_snapshot
+short_description: Take, change, delete OpenStack Manila share snapshots and revert shares to them
+version_added: 0.1.0
+description:
+  - Makes one snapshot of a Manila share match the task, changing only what
+    differs.
+  - V(present) takes the snapshot of O(share) and waits until it is
+    available; renames it (by O(id)), changes its description and converges
+    its metadata (merge, or exact with O(purge_metadata); API 2.73+).
+  - V(absent) deletes it and waits until it is gone.
+  - V(reverted) reverts the share to the snapshot, an explicit action that no
+    other state implies. Manila reverts a share only to its latest snapshot
+    and only when its share type had C(revert_to_snapshot_support); both are
+    checked before any write, and an older snapshot is refused naming the
+    latest. The revert is recorded in the snapshot's metadata (key
+    C(openkeel_reverted_at), API 2.73+), so a second run does not revert again
+    and throw away what was written since; O(always_revert) reverts on every
+    run.
+  - A snapshot of a share whose type has C(mount_snapshot_support) is
+    returned with its export locations (API 2.32+).
+  - Waits fail at once when the snapshot (or the reverted share) reaches an
+    error state, with Manila's user messages.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; reports the same C(changed) and diff as a real run.
+  diff_mode:
+    support: full
+    description: Before and after views of the snapshot (C(reverted) tells whether the share was reverted to it).
+options:
+  state:
+    description:
+      - V(present) makes the snapshot exist as described.
+      - V(absent) deletes it.
+      - V(reverted) reverts the share to the existing snapshot (never takes
+        one), once; see O(always_revert). Name, description and metadata
+        are converged as with V(present).
+    type: str
+    choices: [present, absent, reverted]
+    default: present
+  share:
+    description:
+      - Name or ID of the share the snapshot belongs to. Required to take a
+        snapshot; with O(name) it narrows the lookup to this share's
+        snapshots (snapshot names are often reused across shares).
+    type: str
+  name:
+    description:
+      - Name of the snapshot. Without O(id) it identifies the snapshot (two
+        snapshots with the name fail the task, listing their IDs).
+      - With O(id), the name the snapshot should have (a rename).
+    type: str
+  id:
+    description:
+      - ID of an existing snapshot. It then identifies the snapshot and
+        O(name) becomes its desired name.
+    type: str
+  description:
+    description: Description of the snapshot.
+    type: str
+  metadata:
+    description:
+      - Metadata the snapshot should carry (API 2.73+). Keys are merged into
+        the existing ones unless O(purge_metadata) is set. Values are stored
+        as strings.
+      - Keys starting with C(__) belong to Manila and C(openkeel_reverted_at)
+        to O(state=reverted); neither can be set here and both are kept.
+    type: dict
+  purge_metadata:
+    description:
+      - Remove metadata keys not listed in O(metadata) (the kept keys above
+        excepted). Has no effect when O(metadata) is not given.
+    type: bool
+    default: false
+  always_revert:
+    description:
+      - With O(state=reverted), revert on every run, also when the snapshot
+        records an earlier revert (for example to reset a test share to a
+        golden snapshot). Each such run discards what was written to the
+        share since.
+      - Needed on clouds older than API 2.73, where the revert cannot be
+        recorded.
+    type: bool
+    default: false
+  wait:
+    description:
+      - Wait until the snapshot is available (or gone), or the reverted share
+        is available again.
+    type: bool
+    default: true
+  timeout:
+    description:
+      - Seconds to wait for each asynchronous step.
+    type: int
+    default: 180
+seealso:
+  - module: openkeel.manila.share_snapshot_info
+  - module: openkeel.manila.share
+'''
+
+EXAMPLES = r'''
+- name: Snapshot the projects share before the upgrade
+  openkeel.manila.share_snapshot:
+    cloud: mycloud
+    share: projects
+    name: projects-before-upgrade
+    description: Taken before the application upgrade
+    metadata:
+      ticket: CHG-1234
+
+- name: The upgrade went wrong; put the share back as it was
+  openkeel.manila.share_snapshot:
+    cloud: mycloud
+    share: projects
+    name: projects-before-upgrade
+    state: reverted
+
+- name: Delete the snapshot
+  openkeel.manila.share_snapshot:
+    cloud: mycloud
+    share: projects
+    name: projects-before-upgrade
+    state: absent
+'''
+
+RETURN = r'''
+snapshot:
+  description:
+    - The snapshot as Manila shows it at the negotiated microversion, with
+      its export locations. Empty after a deletion.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Snapshot ID.
+      type: str
+    name:
+      description: Snapshot name.
+      type: str
+    share_id:
+      description: ID of the share it belongs to.
+      type: str
+    status:
+      description: Snapshot status.
+      type: str
+    size:
+      description: Size in GiB.
+      type: int
+    created_at:
+      description: When Manila took it (UTC).
+      type: str
+    metadata:
+      description: Its metadata (API 2.73+), C(openkeel_reverted_at) included.
+      type: dict
+    export_locations:
+      description:
+        - Where the snapshot can be mounted (shares whose type has
+          C(mount_snapshot_support), API 2.32+); empty otherwise.
+      type: list
+      elements: dict
+share:
+  description:
+    - With O(state=reverted), the share the snapshot belongs to (after the
+      revert, when one was made), as far as the task read it; empty when it
+      did not need to.
+  returned: when O(state=reverted)
+  type: dict
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+  sample: '2.99'
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    InvalidInput,
+    UnsupportedFeature,
+    WaitFailed,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
+    NOTHING,
+    REVERT,
+    REVERT_MARKER,
+    SnapshotAPI,
+    diff_view,
+    needs_revert,
+    plan_absent,
+    plan_create,
+    plan_revert,
+    plan_update,
+    task_metadata,
+)
+
+
+class ShareSnapshotModule(ManilaModule):
+    argument_spec = dict(
+        state=dict(type='str', default='present', choices=['present', 'absent', 'reverted']),
+        share=dict(type='str'),
+        name=dict(type='str'),
+        id=dict(type='str'),
+        description=dict(type='str'),
+        metadata=dict(type='dict'),
+        purge_metadata=dict(type='bool', default=False),
+        always_revert=dict(type='bool', default=False),
+        **wait_argument_spec(180)
+    )
+    module_kwargs = dict(required_one_of=[('name', 'id')])
+
+    def run(self):
+        self.validate_input()
+        self.snapshots = SnapshotAPI(self.client, self.params['timeout'])
+        self._share = None
+        snapshot = self.find_snapshot()
+        state = self.params['state']
+        if state == 'absent':
+            self.ensure_absent(snapshot)
+        elif state == 'reverted':
+            self.ensure_reverted(snapshot)
+        else:
+            self.ensure_present(snapshot)
+
+    # -- before any request ------------------------------------------------
+    def validate_input(self):
+        p = self.params
+        if p['always_revert'] and p['state'] != 'reverted':
+            raise InvalidInput('always_revert only applies with state=reverted.')
+        task_metadata(p['metadata'])
+
+    # -- lookups -----------------------------------------------------------
+    def share_id(self):
+        """The ID of O(share) (read once, by the rules of lookups.find): None when
+        not given, or (state=absent) when the share does not exist."""
+        ref = self.params['share']
+        if not ref:
+            return None
+        if self._share is None:
+            if self.params['state'] == 'absent':
+                self._share = lookups.find(self.client, 'share', ref)
+                if self._share is None:
+                    return None
+            else:
+                self._share = lookups.require(self.client, 'share', ref)
+        return self._share['id']
+
+    def share_record(self, share_id=None):
+        """The share (O(share), or ``share_id``), read once."""
+        if self._share is None:
+            ref = self.params['share'] or share_id
+            if not ref:
+                raise InvalidInput('share is required to take a snapshot (the name or ID '
+                                   'of the share to snapshot).')
+            self._share = lookups.require(self.client, 'share', ref)
+        return self._share
+
+    def find_snapshot(self):
+        p = self.params
+        if p['id']:
+            snapshot = self.snapshots.get(p['id'])
+            if snapshot is not None and p['share'] and snapshot['share_id'] != self.share_id():
+                raise InvalidInput('Snapshot %s belongs to share %s, not to share %s.' % (
+                    p['id'], snapshot['share_id'], p['share']))
+            return snapshot
+        share_id = self.share_id()
+        if p['share'] and share_id is None:
+            return None     # state=absent and the share is gone: so are its snapshots
+        return self.snapshots.find_by_name(p['name'], share_id)
+
+    def desired(self):
+        p = self.params
+        return dict((k, p[k]) for k in ('name', 'description', 'metadata'))
+
+    # -- present -----------------------------------------------------------
+    def ensure_present(self, snapshot):
+        if snapshot is not None:
+            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+        if snapshot is None:
+            return self.create()
+        self.update(snapshot)
+
+    def create(self):
+        p = self.params
+        if p['id']:
+            raise InvalidInput(
+                'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
+                '(leave out "id" and give "share" and "name").' % p['id'])
+        share = self.share_record()
+        if p['metadata']:
+            self.client.require('snapshot_metadata', 'Snapshot metadata')
+        plan = plan_create(share, self.desired())
+        if self.check_mode:
+            return self.finish_snapshot(plan, {})
+        self.snapshots.settle_share(share, p['wait'])
+        snapshot = self.snapshots.create(plan.body)
+        if p['wait']:
+            try:
+                snapshot = self.snapshots.wait(snapshot)
+            except WaitFailed as exc:
+                self.fail('%s The snapshot %s was taken and is left in that state; delete '
+                          'it with state=absent.' % (exc, snapshot['id']), snapshot=snapshot)
+        plan.after = diff_view(snapshot)
+        self.finish_snapshot(plan, snapshot)
+
+    def plan_changes(self, snapshot):
+        p = self.params
+        if p['metadata'] is not None:
+            self.client.require('snapshot_metadata', 'Snapshot metadata')
+        return plan_update(snapshot, self.desired(), purge_metadata=p['purge_metadata'],
+                           rename=bool(p['id']))
+
+    def update(self, snapshot):
+        plan = self.plan_changes(snapshot)
+        if plan.action == NOTHING or self.check_mode:
+            return self.finish_snapshot(plan, snapshot)
+        snapshot = self.snapshots.apply_update(snapshot, plan)
+        plan.after = diff_view(snapshot)
+        self.finish_snapshot(plan, snapshot)
+
+    # -- reverted ----------------------------------------------------------
+    def ensure_reverted(self, snapshot):
+        p = self.params
+        if snapshot is None:
+            where = ' of share %s' % p['share'] if p['share'] else ''
+            raise InvalidInput(
+                'No snapshot %s%s exists; state=reverted reverts a share to an existing '
+                'snapshot and never takes one (take it with state=present first).'
+                % (p['id'] or p['name'], where))
+        self.client.require('revert_to_snapshot', 'Reverting a share to a snapshot')
+        if not p['always_revert'] and not self.client.supports('snapshot_metadata'):
+            raise UnsupportedFeature(
+                'state=reverted records the revert in the snapshot\'s metadata (key %s) so '
+                'that a second run does not revert again; snapshot metadata needs Manila API '
+                '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
+                'run instead.' % (REVERT_MARKER, self.client.version))
+        snapshot = self.snapshots.settle(snapshot, p['wait'])
+        if snapshot is None:
+            raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
+                               % (p['id'] or p['name']))
+        base = self.plan_changes(snapshot)
+        share = None
+        if needs_revert(snapshot, p['always_revert']):
+            share = self.share_record(snapshot['share_id'])
+            plan = plan_revert(share, snapshot,
+                               self.snapshots.list_for_share(snapshot['share_id']),
+                               always=p['always_revert'], base=base)
+        else:
+            plan = base
+        if plan.action == NOTHING or self.check_mode:
+            return self.finish_snapshot(plan, snapshot, share=share or self._share or {})
+        if plan.action == REVERT:
+            share = self.snapshots.settle_share(share, p['wait'])
+        snapshot = self.snapshots.apply_update(snapshot, plan)
+        if plan.action == REVERT:
+            share = self.snapshots.revert_share(share, snapshot, p['wait'])
+            if p['wait']:
+                # Manila frees the share a moment before the snapshot.
+                snapshot = self.snapshots.settle(self.snapshots.get(snapshot['id']) or snapshot)
+            if plan.record_revert and self.client.supports('snapshot_metadata'):
+                snapshot = self.snapshots.record_revert(snapshot)
+        plan.after = diff_view(snapshot)
+        self.finish_snapshot(plan, snapshot, share=share or {})
+
+    # -- absent ------------------------------------------------------------
+    def ensure_absent(self, snapshot):
+        plan = plan_absent(snapshot)
+        if plan.action == NOTHING or self.check_mode:
+            return self.finish_snapshot(plan, {}, with_exports=False)
+        if snapshot['status'] != 'deleting':
+            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+            if snapshot is not None:
+                plan_absent(snapshot)   # what it settled in may be undeletable
+                self.snapshots.delete(snapshot['id'])
+        if snapshot is not None and self.params['wait']:
+            self.snapshots.wait_gone(snapshot)
+        self.finish_snapshot(plan, {}, with_exports=False)
+
+    # -- result ------------------------------------------------------------
+    def finish_snapshot(self, plan, snapshot, with_exports=True, **result):
+        snapshot = snapshot or {}
+        if snapshot and with_exports and self.mountable(snapshot):
+            snapshot = dict(snapshot, export_locations=self.snapshots.export_locations(
+                snapshot['id']))
+        elif snapshot:
+            snapshot = dict(snapshot, export_locations=[])
+        self.finish(plan.changed, plan.before, plan.after, snapshot=snapshot, **result)
+
+    def mountable(self, snapshot):
+        """Whether the snapshot may have export locations (unknown: ask Manila)."""
+        share = self._share
+        if share is not None and share.get('id') == snapshot.get('share_id'):
+            return bool(share.get('mount_snapshot_support'))
+        return True
+
+
+def main():
+    ShareSnapshotModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,166 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_snapshot_info
+short_description: List OpenStack Manila share snapshots with server-side filters
+version_added: 0.1.0
+description:
+  - Returns every snapshot matching the filters, newest first (the order in
+    which Manila picks a share's latest snapshot, the only one it reverts
+    to). Manila applies the filters itself; results are paged internally.
+  - A filter the negotiated API version cannot apply is refused with an error
+    (Manila would silently drop it and return every snapshot).
+  - Never fails because nothing matched.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+  - openkeel.manila.attributes.info_module
+options:
+  share:
+    description: Name or ID of the share whose snapshots to list.
+    type: str
+  name:
+    description: Exact snapshot name.
+    type: str
+  name_pattern:
+    description: Part of the name (Manila's C(name~) filter, API 2.36+).
+    type: str
+  status:
+    description: Snapshot status, for example V(available) or V(error).
+    type: str
+  metadata:
+    description: Metadata every returned snapshot carries (API 2.73+).
+    type: dict
+  project:
+    description:
+      - Only snapshots of this project ID (admins; implies O(all_projects)).
+    type: str
+  all_projects:
+    description: Snapshots of every project (admins).
+    type: bool
+    default: false
+  with_export_locations:
+    description:
+      - Add each snapshot's export locations (API 2.32+; one request per
+        snapshot). Only snapshots of shares whose type has
+        C(mount_snapshot_support) have any.
+    type: bool
+    default: false
+seealso:
+  - module: openkeel.manila.share_snapshot
+'''
+
+EXAMPLES = r'''
+- name: The snapshots of a share, newest first
+  openkeel.manila.share_snapshot_info:
+    cloud: mycloud
+    share: projects
+  register: snaps
+
+- name: The one Manila would revert the share to
+  ansible.builtin.debug:
+    msg: "{{ snaps.snapshots[0].name }} ({{ snaps.snapshots[0].created_at }})"
+  when: snaps.snapshots | length > 0
+
+- name: Snapshots in error, every project (admin)
+  openkeel.manila.share_snapshot_info:
+    cloud: mycloud
+    status: error
+    all_projects: true
+
+- name: Where to mount the snapshots tagged for a ticket
+  openkeel.manila.share_snapshot_info:
+    cloud: mycloud
+    metadata:
+      ticket: CHG-1234
+    with_export_locations: true
+'''
+
+RETURN = r'''
+snapshots:
+  description:
+    - The matching snapshots as Manila shows them at the negotiated version,
+      newest first; with O(with_export_locations) each has
+      C(export_locations).
+  returned: always
+  type: list
+  elements: dict
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+import json
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
+
+# option -> (feature the server needs to apply it, how the error names it)
+OPTION_FEATURES = {
+    'name_pattern': ('name_pattern_filter', 'The name_pattern filter'),
+    'metadata': ('snapshot_metadata', 'The metadata filter'),
+    'with_export_locations': ('snapshot_export_locations', 'Snapshot export locations'),
+}
+
+
+class ShareSnapshotInfoModule(ManilaModule):
+    argument_spec = dict(
+        share=dict(type='str'),
+        name=dict(type='str'),
+        name_pattern=dict(type='str'),
+        status=dict(type='str'),
+        metadata=dict(type='dict'),
+        project=dict(type='str'),
+        all_projects=dict(type='bool', default=False),
+        with_export_locations=dict(type='bool', default=False),
+    )
+
+    def run(self):
+        p = self.params
+        for option, (feature, what) in OPTION_FEATURES.items():
+            if p[option]:
+                self.client.require(feature, what)
+        snapshots = lookups.list_all(self.client, 'snapshots/detail', 'snapshots',
+                                     self.query())
+        if p['with_export_locations']:
+            api = SnapshotAPI(self.client)
+            snapshots = [dict(s, export_locations=api.export_locations(s['id']))
+                         for s in snapshots]
+        self.finish(snapshots=snapshots)
+
+    def query(self):
+        p = self.params
+        query = {
+            'share_id': lookups.resolve_id(self.client, 'share', p['share'])
+            if p['share'] else None,
+            'name': p['name'],
+            'name~': p['name_pattern'],
+            'status': p['status'],
+        }
+        if p['metadata']:
+            query['metadata'] = json.dumps(dict(
+                (str(k), str(v)) for k, v in p['metadata'].items()), sort_keys=True)
+        if p['project'] or p['all_projects']:
+            query['all_tenants'] = '1'
+        if p['project']:
+            query['project_id'] = p['project']
+        query.update(sort_key='created_at', sort_dir='desc')
+        return query
+
+
+def main():
+    ShareSnapshotInfoModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,275 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""share_snapshot, share_message_info and share's delete_snapshots on recorded
+HTTP, for what the local cloud cannot produce: servers older than 2.73 or
+2.52, snapshots that fail, exact request sequences."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible.module_utils import basic
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.openkeel.manila.plugins.modules import share as share_module
+from ansible_collections.openkeel.manila.plugins.modules import share_message_info
+from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    make_client,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+SNAP_ID = 'aaaaaaaa-0000-0000-0000-000000000002'
+SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'status': 'available', 'share_proto': 'NFS',
+         'share_type_name': 'default', 'snapshot_support': True, 'is_public': False,
+         'revert_to_snapshot_support': True, 'mount_snapshot_support': False,
+         'access_rules_status': 'active', 'is_soft_deleted': False, 'metadata': {}}
+SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
+        'created_at': '2026-12-01T10:00:00.000000', 'description': None}
+GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID
+
+
+class Exit(Exception):
+    def __init__(self, result):
+        super(Exit, self).__init__(result)
+        self.result = result
+
+
+class Fail(Exit):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def no_exit(monkeypatch):
+    def exit_json(self, **result):
+        raise Exit(result)
+
+    def fail_json(self, **result):
+        raise Fail(result)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+
+
+def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    cls = [v for k, v in vars(module).items() if k.endswith('Module') and k != 'ManilaModule'][0]
+    monkeypatch.setattr(cls, '_connect', lambda self: client)
+    if check_mode:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(Exit) as outcome:
+            module.main()
+    return outcome.value, session
+
+
+def by_name(share='data', snapshots=None, version_filter=''):
+    return [
+        ('GET', '/v2/shares/detail?name=' + share, RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         RecordedResponse(200, {'snapshots': snapshots if snapshots is not None else [SNAP]})),
+    ]
+
+
+# -- share_snapshot: revert ------------------------------------------------------------
+
+def test_revert_below_2_73_cannot_be_recorded_and_is_refused_before_any_write(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, by_name(), max_version='2.72')
+    assert isinstance(outcome, Fail)
+    assert 'needs Manila API 2.73' in outcome.result['msg']
+    assert 'always_revert=true' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_always_revert_below_2_73_reverts_without_a_marker(monkeypatch):
+    exchanges = by_name() + [
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'always_revert': True},
+        exchanges, max_version='2.72')
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert session.bodies('POST') == [{'revert': {'snapshot_id': SNAP_ID}}]
+
+
+def test_revert_check_mode_reads_only(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'},
+        by_name() + [('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]}))],
+        check_mode=True)
+    assert outcome.result['changed'] is True
+    assert session.writes() == []
+
+
+def test_revert_records_the_marker_once_share_and_snapshot_are_back(monkeypatch):
+    exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='restoring')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
+    assert outcome.result['changed'] is True
+    assert list(session.bodies('POST')[1]['metadata']) == ['openkeel_reverted_at']
+    assert list(outcome.result['snapshot']['metadata']) == ['openkeel_reverted_at']
+    assert outcome.result['snapshot']['status'] == 'available'
+
+
+def test_a_recorded_revert_is_a_no_op_of_three_requests(monkeypatch):
+    marked = dict(SNAP, metadata={'openkeel_reverted_at': '2026-12-01T11:00:00Z'})
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, by_name(snapshots=[marked]))
+    assert outcome.result['changed'] is False
+    assert len(session.calls) == 3     # versions, share, snapshot (not mountable: no exports)
+
+
+# -- share_snapshot: create ---------------------------------------------------------------
+
+def test_a_snapshot_that_fails_is_reported_with_manilas_message_and_left(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': dict(SNAP, status='creating')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='error')})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SNAP_ID,
+         RecordedResponse(200, {'messages': [{'user_message': 'create: backend out of space'}]})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'went to error' in outcome.result['msg']
+    assert 'backend out of space' in outcome.result['msg']
+    assert 'left in that state' in outcome.result['msg']
+    assert session.bodies('POST') == [{'snapshot': {'share_id': SHARE_ID, 'name': 'tuesday'}}]
+
+
+def test_metadata_below_2_73_fails_before_any_write(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'metadata': {'a': 'b'}}, by_name(snapshots=[]),
+        max_version='2.72')
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'Snapshot metadata needs Manila API 2.73; this cloud offers 2.72.'
+    assert session.writes() == []
+
+
+def test_a_snapshot_by_id_of_another_share_is_refused(monkeypatch):
+    other = '99999999-2222-3333-4444-555555555555'
+    outcome, session = run(monkeypatch, share_snapshot, {'id': SNAP_ID, 'share': other}, [
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', '/v2/shares/' + other, RecordedResponse(200, {'share': dict(SHARE, id=other)})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'belongs to share %s' % SHARE_ID in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_absent_when_the_share_is_gone_is_a_no_op(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'absent'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+    ])
+    assert outcome.result['changed'] is False
+
+
+# -- share: delete_snapshots ------------------------------------------------------------------
+
+def share_absent_args(**extra):
+    return dict({'name': 'data', 'state': 'absent'}, **extra)
+
+
+def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_absent_args(), [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert SNAP_ID in outcome.result['msg'] and 'tuesday' in outcome.result['msg']
+    assert 'delete_snapshots=true' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['deleted_snapshots'] == [
+        {'id': SNAP_ID, 'name': 'tuesday', 'status': 'available', 'created_at': SNAP['created_at']}]
+
+
+def test_delete_snapshots_in_check_mode_names_them_and_writes_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+    ], check_mode=True)
+    assert outcome.result['changed'] is True
+    assert [s['id'] for s in outcome.result['deleted_snapshots']] == [SNAP_ID]
+    assert session.writes() == []
+
+
+def test_delete_snapshots_only_with_absent(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, {'name': 'data', 'delete_snapshots': True}, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'delete_snapshots only applies with state=absent.'
+
+
+# -- share_message_info --------------------------------------------------------------------
+
+MESSAGE = {'id': 'm1', 'resource_id': SHARE_ID, 'resource_type': 'SHARE', 'action_id': '001',
+           'message_level': 'ERROR', 'created_at': '2026-12-01T10:00:00.000000',
+           'user_message': 'allocate host: No storage could be allocated'}
+
+
+def test_time_filters_go_to_manila_from_2_52(monkeypatch):
+    outcome, session = run(monkeypatch, share_message_info, {
+        'share': SHARE_ID, 'since': '2026-12-01T08:00:00Z', 'before': '2026-12-01T09:00:00+01:00',
+        'limit': 5}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
+                '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5'
+         % SHARE_ID, RecordedResponse(200, {'messages': [MESSAGE]})),
+    ])
+    assert outcome.result['messages'] == [MESSAGE]
+
+
+def test_time_filters_are_applied_here_below_2_52(monkeypatch):
+    older = dict(MESSAGE, id='m0', created_at='2026-11-30T10:00:00.000000')
+    outcome, session = run(monkeypatch, share_message_info, {
+        'resource_id': SHARE_ID, 'since': '2026-12-01T00:00:00Z'}, [
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=1000&offset=0'
+         % SHARE_ID, RecordedResponse(200, {'messages': [MESSAGE, older]})),
+    ], max_version='2.51')
+    assert [m['id'] for m in outcome.result['messages']] == ['m1']
+
+
+def test_bad_message_filters_fail_before_any_request(monkeypatch):
+    for args, words in (({'action_id': '1'}, 'three-digit'),
+                        ({'since': 'soon'}, 'since must be'),
+                        ({'since': '1h', 'before': '2h'}, 'is after before'),
+                        ({'limit': 0}, 'limit must be at least 1')):
+        outcome, session = run(monkeypatch, share_message_info, args, [])
+        assert isinstance(outcome, Fail)
+        assert words in outcome.result['msg']
+        assert len(session.calls) == 1     # the versions document of the fixture only
+
+
+def test_one_message_by_id(monkeypatch):
+    outcome, session = run(monkeypatch, share_message_info, {'id': 'm1', 'action_id': '002'}, [
+        ('GET', '/v2/messages/m1', RecordedResponse(200, {'message': MESSAGE})),
+    ])
+    assert outcome.result['messages'] == []     # it is about action 001
