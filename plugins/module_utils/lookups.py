@@ -62,6 +62,9 @@ KINDS = {
     'share_type': Kind('share type', 'types', 'share_types', 'types/%s',
                        'share_type', name_filter=False,
                        listing_query={'is_public': 'all'}),
+    'security_service': Kind('security service', 'security-services/detail',
+                             'security_services', 'security-services/%s',
+                             'security_service'),
 }
 
 
