@@ -142,8 +142,8 @@ def plan_update(service, desired, rename=False, update_password='on_create'):
     if wanted_type and wanted_type != service.get('type'):
         raise InvalidInput(
             '%s is of type %s; a type cannot change (the task asks for %s). Delete it and '
-            'create a new one, or change the task.' % (label(service), service.get('type'),
-                                                      wanted_type))
+            'create a new one, or change the task.' % (
+                label(service), service.get('type'), wanted_type))
     body = {}
     for field in FIELDS:
         if field == 'name' and not rename:

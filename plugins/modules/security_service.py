@@ -21,7 +21,7 @@ description:
     before any write, naming the share networks, and says how to change the
     other settings (a new service swapped into the share network, API 2.63+).
   - The password is never returned, and never shown in a diff.
-  - Services are project resources: members manage their own.
+  - Services are project resources, so members manage their own.
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:

@@ -29,7 +29,7 @@ description:
   - Share servers are admin-only in Manila's default policy. For a member,
     a network counts as in use when it has shares; when Manila still refuses
     (share servers remain after their last share), the failure says so.
-  - Share networks are project resources: members manage their own.
+  - Share networks are project resources, so members manage their own.
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:

@@ -141,7 +141,7 @@ def test_from_2_63_a_service_reaches_share_servers_after_the_check_and_is_waited
             ('GET', '/v2/share-networks/' + NET, ok({'share_network': network('active')})),
             ('GET', '/v2/share-networks/' + NET, ok({'share_network': network('active')})),
             ('GET', '/v2/security-services?share_network_id=' + NET, listed(LDAP)),
-        ])
+    ])
     assert not isinstance(outcome, Fail), outcome.result
     assert session.bodies('POST') == [
         {'add_security_service_check': {'security_service_id': LDAP['id'],
@@ -163,7 +163,7 @@ def test_a_backend_that_cannot_take_the_service_fails_the_task_before_the_change
             SERVERS,
             ('POST', action, ok({'compatible': False,
                                  'hosts_check_result': {'host@dhss': False}}, 202)),
-        ])
+    ])
     assert isinstance(outcome, Fail)
     assert 'cannot take the change' in outcome.result['msg']
     assert 'host@dhss' in outcome.result['msg']
@@ -182,7 +182,7 @@ def test_a_member_sees_shares_where_admins_see_servers(monkeypatch):
                 'code': 403, 'message': 'Policy does not allow'}}, 403)),
             ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&limit=1000&offset=0'
              % NET, shares),
-        ])
+    ])
     assert isinstance(outcome, Fail)
     assert "neutron_subnet_id cannot change while it has share servers (shares data" \
         in outcome.result['msg']
@@ -201,7 +201,7 @@ def test_manilas_in_use_refusal_is_explained(monkeypatch):
             ('POST', '/v2/share-networks/%s/action' % NET, ok({'forbidden': {
                 'code': 403, 'message': 'Cannot remove security services. Share network is '
                                         'used.'}}, 403)),
-        ])
+    ])
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'].startswith('Manila refused the change because the share '
                                             'network is in use: Cannot remove')
@@ -215,7 +215,7 @@ def test_a_network_in_error_takes_no_security_service(monkeypatch):
              ok({'share_networks': [network('error')]})),
             ('GET', '/v2/security-services?share_network_id=' + NET, listed()),
             ('GET', '/v2/security-services/detail?name=ldap-one', listed(LDAP)),
-        ])
+    ])
     assert isinstance(outcome, Fail)
     assert 'is in status error' in outcome.result['msg'] and session.writes() == []
 
@@ -226,7 +226,7 @@ def test_check_mode_create_sends_no_write(monkeypatch):
             ('GET', '/v2/share-networks/detail?name=net', ok({'share_networks': []})),
             ('GET', '/v2/security-services/detail?name=krb', listed(KRB)),
             ('GET', '/v2/availability-zones', ok({'availability_zones': [{'name': 'nova'}]})),
-        ], check_mode=True)
+    ], check_mode=True)
     assert outcome.result['changed'] is True and session.writes() == []
     assert outcome.result['share_network']['share_network_subnets'][0]['availability_zone'] \
         == 'nova'
@@ -240,7 +240,7 @@ def test_settings_of_a_service_in_use_are_refused_naming_the_networks(monkeypatc
         'name': 'ldap-one', 'server': 'new.example', 'description': 'x'}, [
             ('GET', '/v2/security-services/detail?name=ldap-one', listed(used)),
             SERVERS,
-        ], max_version='2.62')
+    ], max_version='2.62')
     assert isinstance(outcome, Fail)
     msg = outcome.result['msg']
     assert NET in msg and 'only name and description' in msg and 'server' in msg
@@ -255,7 +255,7 @@ def test_name_and_description_change_on_a_service_in_use(monkeypatch):
             ('GET', '/v2/security-services/detail?name=ldap-one', listed(used)),
             ('PUT', '/v2/security-services/' + LDAP['id'], ok({'security_service': dict(
                 used, description='bind for app')})),
-        ])
+    ])
     assert outcome.result['changed'] is True
     assert session.bodies('PUT') == [{'security_service': {'description': 'bind for app'}}]
     assert 'password' not in outcome.result['security_service']
@@ -269,7 +269,7 @@ def test_a_hidden_password_is_sent_on_every_run_with_a_warning(monkeypatch):
         '_ansible_diff': True}, [
             ('GET', '/v2/security-services/detail?name=ldap-one', listed(hidden)),
             ('PUT', '/v2/security-services/' + LDAP['id'], ok({'security_service': hidden})),
-        ])
+    ])
     assert outcome.result['changed'] is True
     assert session.bodies('PUT') == [{'security_service': {'password': 'new'}}]
     assert 'cannot be compared' in outcome.result['warnings'][0]
@@ -283,7 +283,7 @@ def test_a_shown_password_is_compared_and_on_create_never_sends_it(monkeypatch):
             'name': 'ldap-one', 'password': 'same' if mode == 'always' else 'other',
             'update_password': mode}, [
                 ('GET', '/v2/security-services/detail?name=ldap-one', listed(shown)),
-            ])
+        ])
         assert outcome.result['changed'] is False and session.writes() == []
 
 
@@ -323,7 +323,7 @@ def test_boolean_specs_compare_regardless_of_case_and_dhss_is_never_purged(monke
         'name': 'gold', 'extra_specs': {'snapshot_support': True}, 'purge_extra_specs': True}, [
             ('GET', '/v2/types?is_public=all', ok({'share_types': [TYPE]})),
             ('DELETE', '/v2/types/%s/extra_specs/share_backend_name' % TYPE['id'], ok(status=202)),
-        ])
+    ])
     assert outcome.result['changed'] is True
     assert [c.path for c in session.writes()] == [
         '/v2/types/%s/extra_specs/share_backend_name' % TYPE['id']]
