@@ -36,7 +36,8 @@ options:
     description:
       - Name or ID of the share type (a UUID-shaped value is an ID). Private
         types are found by name too.
-      - A new type gets this name.
+      - A new type gets this name; an ID of a type that does not exist fails
+        the task.
     type: str
     required: true
   state:
@@ -171,6 +172,7 @@ api_version:
   sample: '2.99'
 '''
 
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
@@ -209,6 +211,9 @@ class ShareTypeModule(ManilaModule):
         if p['state'] == 'absent':
             return self.ensure_absent(share_type)
         if share_type is None:
+            if lookups.looks_like_uuid(p['name']):
+                raise InvalidInput('No share type with ID %s exists; give a name to create '
+                                   'one.' % p['name'])
             plan = plan_create(p['name'], specs, p['description'], p['is_public'], projects)
         else:
             current_projects = None
