@@ -375,3 +375,15 @@ def test_a_type_in_use_is_not_deleted(monkeypatch):
     assert isinstance(outcome, Fail)
     assert 'used by shares' in outcome.result['msg'] and 'data (5555' in outcome.result['msg']
     assert session.writes() == []
+
+
+def test_an_unknown_id_is_not_a_new_types_name(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_type', {
+        'name': TYPE['id'], 'driver_handles_share_servers': False}, [
+        ('GET', '/v2/types/' + TYPE['id'], ok({'itemNotFound': {
+            'code': 404, 'message': 'Share type not found.'}}, 404)),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == ('No share type with ID %s exists; give a name to create '
+                                     'one.' % TYPE['id'])
+    assert session.writes() == []
