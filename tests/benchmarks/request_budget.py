@@ -68,7 +68,7 @@ def run_cli(args):
 def report(label, requests, times):
     keystone = [r for r in requests if ':5000/' in r[1]]
     manila = [r for r in requests if ':5000/' not in r[1]]
-    print('%-24s %9d %7d %9.2f' % (label, len(keystone), len(manila), statistics.median(times)))
+    print('%-28s %9d %7d %9.2f' % (label, len(keystone), len(manila), statistics.median(times)))
     for method, url, status in requests:
         print('    %s %s -> %s' % (method, url.split('127.0.0.1', 1)[-1], status))
 
@@ -123,7 +123,7 @@ NETWORK_CASES = [
     ('share_network, no-op', 'share_network', NETWORK_SETUP[1][1]),
     ('share_network_info', 'share_network_info', {'name': 'bench-net'}),
     ('share_type, no-op', 'share_type', NETWORK_SETUP[2][1]),
-    ('share_type private, no-op', 'share_type', NETWORK_SETUP[3][1]),
+    ('share_type (private), no-op', 'share_type', NETWORK_SETUP[3][1]),
     ('share_type_info by name', 'share_type_info', {'name': 'bench-type'}),
 ]
 NETWORK_TEARDOWN = [
@@ -155,7 +155,7 @@ def main():
     host = created['share'].get('host')
     run_module(root, 'share_access', cases[2][2])
     cases[3][2]['host'] = host
-    print('%-24s %9s %7s %9s' % ('case', 'keystone', 'manila', 'seconds'))
+    print('%-28s %9s %7s %9s' % ('case', 'keystone', 'manila', 'seconds'))
     try:
         for label, module, args in cases:
             times = []
