@@ -382,6 +382,8 @@ def test_an_unknown_id_is_not_a_new_types_name(monkeypatch):
         'name': TYPE['id'], 'driver_handles_share_servers': False}, [
         ('GET', '/v2/types/' + TYPE['id'], ok({'itemNotFound': {
             'code': 404, 'message': 'Share type not found.'}}, 404)),
+        # a UUID-shaped value is also tried as a name (lookups.find)
+        ('GET', '/v2/types?is_public=all', ok({'share_types': []})),
     ])
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == ('No share type with ID %s exists; give a name to create '
