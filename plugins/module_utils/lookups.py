@@ -70,6 +70,9 @@ KINDS = {
     # No GET by ID: an ID is matched in the (short) listing too.
     'availability_zone': Kind('availability zone', 'availability-zones',
                               'availability_zones', None, None, name_filter=False),
+    'security_service': Kind('security service', 'security-services/detail',
+                             'security_services', 'security-services/%s',
+                             'security_service'),
 }
 
 

@@ -73,6 +73,13 @@ FEATURES = {
     'availability_zone_filter': ('2.97', None),
     'migration': ('2.29', '2.96'),
     'migration_progress_api': ('2.98', None),
+    # share networks, security services, share types (issue 11)
+    'share_type_description': ('2.41', None),
+    'security_service_ou': ('2.44', None),
+    'share_type_update': ('2.50', None),
+    'share_network_subnets': ('2.51', None),
+    'share_network_in_use_updates': ('2.63', None),
+    'security_service_default_ad_site': ('2.76', None),
 }
 
 

@@ -137,3 +137,9 @@ MIGRATION_CANCELLING_STATES = frozenset([
 ])
 # The cutover (phase 2) under way: too late to cancel.
 MIGRATION_COMPLETING_STATES = frozenset(['migration_completing'])
+
+# Share network statuses (2.63+; older APIs show none). network_change: a
+# security service or subnet change is being applied to its share servers.
+SHARE_NETWORK_ACTIVE = 'active'
+SHARE_NETWORK_ERROR_STATES = frozenset(['error'])
+SHARE_NETWORK_BUSY_STATES = frozenset(['network_change'])

@@ -105,6 +105,36 @@ def run_module(root, module, args):
     return requests, elapsed, result
 
 
+# share networks, security services, share types (issue 11): what they need,
+# their no-op cases, and their teardown.
+NETWORK_SETUP = [
+    ('security_service', {'name': 'bench-ldap', 'type': 'ldap', 'server': 'ldap.example.com',
+                          'password': 'bench-secret'}),
+    ('share_network', {'name': 'bench-net', 'neutron_net_id': '0d0d0d0d-1111-4111-8111-000000000004',
+                       'neutron_subnet_id': '0d0d0d0d-2222-4222-8222-000000000004',
+                       'security_services': ['bench-ldap']}),
+    ('share_type', {'name': 'bench-type', 'driver_handles_share_servers': False,
+                    'extra_specs': {'snapshot_support': True}}),
+    ('share_type', {'name': 'bench-private', 'driver_handles_share_servers': False,
+                    'is_public': False, 'projects': ['0123456789abcdef0123456789abcdef']}),
+]
+NETWORK_CASES = [
+    ('security_service, no-op', 'security_service', NETWORK_SETUP[0][1]),
+    ('security_service_info', 'security_service_info', {'name': 'bench-ldap'}),
+    ('share_network, no-op', 'share_network', NETWORK_SETUP[1][1]),
+    ('share_network_info', 'share_network_info', {'name': 'bench-net'}),
+    ('share_type, no-op', 'share_type', NETWORK_SETUP[2][1]),
+    ('share_type (private), no-op', 'share_type', NETWORK_SETUP[3][1]),
+    ('share_type_info by name', 'share_type_info', {'name': 'bench-type'}),
+]
+NETWORK_TEARDOWN = [
+    ('share_network', {'name': 'bench-net', 'state': 'absent'}),
+    ('security_service', {'name': 'bench-ldap', 'state': 'absent'}),
+    ('share_type', {'name': 'bench-type', 'state': 'absent'}),
+    ('share_type', {'name': 'bench-private', 'state': 'absent'}),
+]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--runs', type=int, default=3)
@@ -126,6 +156,9 @@ def main():
         ('share_snapshot_info by share', 'share_snapshot_info', {'share': 'bench-budget'}),
         ('share_message_info by share', 'share_message_info', {'share': 'bench-budget'}),
     ]
+    for module, args in NETWORK_SETUP:
+        run_module(root, module, args)
+    cases += NETWORK_CASES
     _r, _t, created = run_module(root, 'share', share)
     host = created['share'].get('host')
     run_module(root, 'share_access', cases[2][2])
@@ -150,6 +183,8 @@ def main():
             report('CLI: share show NAME', requests, times)
     finally:
         run_module(root, 'share', dict(share, state='absent', delete_snapshots=True))
+        for module, args in NETWORK_TEARDOWN:
+            run_module(root, module, args)
 
 
 if __name__ == '__main__':

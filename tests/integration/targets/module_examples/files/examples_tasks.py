@@ -73,6 +73,34 @@ SKIPPED = {
         'cephx rule goes to error',
 }
 
+# share networks, security services, share types (issue 11): after the
+# shares' examples; the last steps delete what the first ones made.
+PLAN += [
+    ('setup', 'passwords the security service examples use'),
+    ('security_service', 'The LDAP directory that share servers join'),
+    ('security_service', 'Active Directory, found through its site (API 2.76)'),
+    ('security_service', 'Rotate the bind password'),
+    ('share_network', 'A share network on a Neutron subnet, joined to the LDAP directory'),
+    ('share_network', 'One subnet per availability zone, and nothing else'),
+    ('share_network', 'Exactly these security services (the listed LDAP service replaces '
+                      'the attached one)'),
+    ('share_network_info', 'One network, with its security services'),
+    ('share_network_info', 'Which networks use the LDAP directory?'),
+    ('security_service_info', 'The services attached to a share network'),
+    ('security_service_info', 'Every Active Directory service of every project (admin)'),
+    ('share_type', 'A type for a DHSS=true backend, with snapshots'),
+    ('share_type', 'A private type for two projects'),
+    ('share_type', 'Exactly these extra specs'),
+    ('share_type_info', 'Every type, private ones included (admin)'),
+    ('share_type_info', 'The types for backends that create share servers'),
+    ('share_type_info', 'One type and who may use it'),
+    ('share_type', 'Delete a type'),
+    ('share_network', 'Delete the network'),
+    ('security_service', 'Delete the Active Directory service'),
+]
+# Their resource names, given the test prefix like the share names.
+NETWORK_EXAMPLE_NAMES = ('corp-ldap', 'corp-ad', 'app-net', 'nfs-gold', 'nfs-silver')
+
 EXAMPLE_UUID = '0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a'
 
 
@@ -89,7 +117,7 @@ def examples_of(path):
 
 def substitutions(settings):
     prefix = settings['prefix']
-    return {
+    subs = {
         'projects': prefix + 'projects',
         'projects-archive': prefix + 'projects-archive',
         'team-docs': prefix + 'team-docs',
@@ -100,6 +128,8 @@ def substitutions(settings):
         'gold': settings['type_beta'],
         EXAMPLE_UUID: '{{ example_projects_id }}',
     }
+    subs.update((name, prefix + name) for name in NETWORK_EXAMPLE_NAMES)
+    return subs
 
 
 def substitute(value, subs, cloud, key=None):
@@ -161,6 +191,13 @@ def setup_tasks(name, settings):
             'name': 'Setup | Remember it',
             'ansible.builtin.set_fact': {
                 'example_projects_id': '{{ example_projects.shares[0].id }}'},
+        }]
+    if name == 'passwords the security service examples use':
+        return [{
+            'name': 'Setup | The passwords the security service examples use',
+            'ansible.builtin.set_fact': {
+                'ldap_bind_password': 'example-bind-1', 'new_ldap_bind_password': 'example-bind-2',
+                'ad_join_password': 'example-join-1'},
         }]
     raise SystemExit('unknown setup step %r' % name)
 

@@ -1,0 +1,352 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Share types: extra specs, visibility and project access as declared state.
+
+The plan is pure (``prepare_extra_specs``, ``plan_create``, ``plan_update``);
+``ShareTypeAPI`` sends it.  Manila's rules (manila/api/v2/share_types.py,
+share_types_extra_specs.py): ``driver_handles_share_servers`` is required on
+create and can never be deleted; extra spec keys are letters, digits and
+``_ . : -``, values 1-255 characters; the description needs API 2.41, and
+changing a type's description or visibility needs 2.50; project access
+applies to private types only; every write is admin-only under Manila's
+default policy.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from urllib.parse import quote
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    Forbidden,
+    InvalidInput,
+    ManilaError,
+    NotFound,
+    reword,
+    same_details,
+)
+
+DHSS = 'driver_handles_share_servers'
+# Specs Manila never deletes.
+REQUIRED_SPECS = (DHSS,)
+IS_PUBLIC = 'share_type_access:is_public'
+KEY_RE = re.compile(r'^[\w.:-]+$')
+VALUE_MAX = 255
+TRUE_WORDS = ('true', 't', 'yes', 'y', 'on', '1')
+FALSE_WORDS = ('false', 'f', 'no', 'n', 'off', '0')
+
+CREATE = 'create'
+UPDATE = 'update'
+NOTHING = 'nothing'
+DELETE = 'delete'
+
+
+def label(share_type):
+    return 'Share type %s (%s)' % (share_type.get('name'), share_type.get('id') or 'new')
+
+
+def spec_value(value):
+    """An extra spec value as Manila stores it: a string, booleans as True/False."""
+    if isinstance(value, bool):
+        return 'True' if value else 'False'
+    return str(value)
+
+
+def as_bool(value):
+    """True/False for a boolean-looking spec value, None otherwise."""
+    text = str(value).strip().lower()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    return None
+
+
+def same_value(current, wanted):
+    """Spec values compare as booleans when both look boolean ('true' == 'True')."""
+    if current is None:
+        return False
+    a, b = as_bool(current), as_bool(wanted)
+    if a is not None and b is not None:
+        return a == b
+    return str(current) == str(wanted)
+
+
+def is_public(share_type):
+    return bool(share_type.get(IS_PUBLIC, share_type.get('os-share-type-access:is_public',
+                                                         True)))
+
+
+def public_view(share_type, projects=None):
+    """A type as returned: Manila's view with ``is_public`` (and ``projects``)."""
+    if not share_type:
+        return {}
+    view = dict(share_type, is_public=is_public(share_type))
+    if projects is not None:
+        view['projects'] = sorted(projects)
+    return view
+
+
+# -- validation ----------------------------------------------------------------------
+
+def prepare_extra_specs(extra_specs, dhss):
+    """The task's extra specs as strings, with driver_handles_share_servers merged.
+
+    InvalidInput for keys or values Manila refuses, and for a
+    driver_handles_share_servers given twice with two values.
+    """
+    specs = {}
+    problems = []
+    for key, value in (extra_specs or {}).items():
+        key = str(key)
+        if not KEY_RE.match(key):
+            problems.append('extra spec key %r may only hold letters, digits and _ . : -.'
+                            % key)
+            continue
+        if value is None:
+            problems.append('extra spec %r has no value.' % key)
+            continue
+        text = spec_value(value)
+        if not 1 <= len(text) <= VALUE_MAX:
+            problems.append('extra spec %r: the value must be 1-%d characters long.'
+                            % (key, VALUE_MAX))
+            continue
+        specs[key] = text
+    if DHSS in specs and as_bool(specs[DHSS]) is None:
+        problems.append('extra spec %s must be true or false, got %r.' % (DHSS, specs[DHSS]))
+    if dhss is not None:
+        if DHSS in specs and as_bool(specs[DHSS]) not in (None, dhss):
+            problems.append('driver_handles_share_servers is %s, but extra_specs says %s.'
+                            % (dhss, specs[DHSS]))
+        specs[DHSS] = spec_value(dhss)
+    if problems:
+        raise InvalidInput('Invalid share type settings, nothing was changed: %s'
+                           % ' '.join(problems))
+    return specs
+
+
+def prepare_projects(projects):
+    """Project IDs, validated (Manila takes IDs only), deduplicated and sorted."""
+    if projects is None:
+        return None
+    bad = [p for p in projects if not lookups.looks_like_uuid(p)]
+    if bad:
+        raise InvalidInput('projects must be project IDs (Manila takes no names): %s.'
+                           % ', '.join(repr(p) for p in bad))
+    return sorted(set(p.replace('-', '').lower() for p in projects))
+
+
+def same_project(a, b):
+    return a.replace('-', '').lower() == b.replace('-', '').lower()
+
+
+# -- the plan ------------------------------------------------------------------------
+
+class TypePlan(object):
+    """What to do to one share type.
+
+    ``body``: the create body; ``update``: the PUT body (description,
+    visibility); ``specs_set``/``specs_delete``: extra spec changes;
+    ``grant``/``revoke``: project IDs.
+    """
+
+    def __init__(self, action, body=None, update=None, specs_set=None, specs_delete=None,
+                 grant=None, revoke=None, before=None, after=None):
+        self.action = action
+        self.body = body
+        self.update = update or {}
+        self.specs_set = specs_set or {}
+        self.specs_delete = specs_delete or []
+        self.grant = grant or []
+        self.revoke = revoke or []
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+
+def diff_view(share_type, projects=None):
+    if not share_type:
+        return {}
+    view = dict(name=share_type.get('name'), description=share_type.get('description'),
+                is_public=is_public(share_type),
+                extra_specs=dict(share_type.get('extra_specs') or {}))
+    if projects is not None:
+        view['projects'] = sorted(projects)
+    return view
+
+
+def plan_create(name, specs, description=None, public=None, projects=None):
+    """Create a type; ``specs`` from prepare_extra_specs."""
+    if DHSS not in specs:
+        raise InvalidInput(
+            'driver_handles_share_servers is required to create share type %s: Manila '
+            'needs it (true for backends that create share servers on share networks, '
+            'false for those that export from existing servers).' % name)
+    if projects and public is not False:
+        raise InvalidInput('projects apply to private share types: set is_public=false '
+                           'to create %s private.' % name)
+    body = {'name': name, 'extra_specs': specs}
+    if description is not None:
+        body['description'] = description
+    if public is not None:
+        body[IS_PUBLIC] = public
+    after = diff_view(dict(body, **{IS_PUBLIC: True if public is None else public}),
+                      projects if public is False else None)
+    return TypePlan(CREATE, body=body, grant=list(projects or []), after=after)
+
+
+def plan_update(share_type, specs, purge_specs=False, description=None, public=None,
+                projects=None, current_projects=None):
+    """Bring an existing type to the task (None: left as it is).
+
+    ``current_projects``: the type's access list (read only when the task
+    declares ``projects`` for a private type).
+    """
+    current = share_type.get('extra_specs') or {}
+    specs_set = dict((k, v) for k, v in specs.items() if not same_value(current.get(k), v))
+    specs_delete = []
+    if purge_specs:
+        specs_delete = sorted(k for k in current if k not in specs and k not in REQUIRED_SPECS)
+    update = {}
+    if description is not None and description != (share_type.get('description') or ''):
+        update['description'] = description
+    if public is not None and public != is_public(share_type):
+        update[IS_PUBLIC] = public
+    will_be_public = is_public(share_type) if public is None else public
+    grant, revoke = [], []
+    if projects is not None:
+        if will_be_public:
+            raise InvalidInput(
+                'projects apply to private share types, and share type %s (%s) is public: '
+                'set is_public=false, or leave projects out.' % (share_type.get('name'),
+                                                                 share_type['id']))
+        have = current_projects or []
+        grant = [p for p in projects if not any(same_project(p, h) for h in have)]
+        revoke = [h for h in have if not any(same_project(p, h) for p in projects)]
+    before = diff_view(share_type, current_projects if projects is not None else None)
+    after = dict(before)
+    extra = dict(current)
+    extra.update(specs_set)
+    for key in specs_delete:
+        extra.pop(key, None)
+    after['extra_specs'] = extra
+    if 'description' in update:
+        after['description'] = update['description']
+    if IS_PUBLIC in update:
+        after['is_public'] = update[IS_PUBLIC]
+    if projects is not None:
+        after['projects'] = sorted(projects)
+    changed = bool(specs_set or specs_delete or update or grant or revoke)
+    return TypePlan(UPDATE if changed else NOTHING, update=update, specs_set=specs_set,
+                    specs_delete=specs_delete, grant=grant, revoke=revoke,
+                    before=before, after=after)
+
+
+def plan_absent(share_type):
+    if share_type is None:
+        return TypePlan(NOTHING)
+    return TypePlan(DELETE, before=diff_view(share_type), after={})
+
+
+def required_features(plan):
+    """[(feature, what)] a plan needs from the negotiated API."""
+    needed = []
+    if plan.body and 'description' in plan.body:
+        needed.append(('share_type_description', 'A share type description'))
+    if 'description' in plan.update:
+        needed.append(('share_type_update', 'Changing a share type\'s description'))
+    if IS_PUBLIC in plan.update:
+        needed.append(('share_type_update', 'Changing a share type\'s visibility'))
+    return needed
+
+
+# -- calls ---------------------------------------------------------------------------
+
+def _admin_only(exc):
+    return same_details(exc, ManilaError, (
+        'Managing share types is admin-only under Manila\'s default policy, and this '
+        'user may not (Manila said: %s). Run the task with an admin\'s credentials, or '
+        'ask an admin for the type.' % exc.message))
+
+
+class ShareTypeAPI(object):
+    def __init__(self, client):
+        self.client = client
+
+    def find(self, name_or_id):
+        return lookups.find(self.client, 'share_type', name_or_id)
+
+    def projects(self, type_id):
+        """The project IDs with access to a private type (admin-only)."""
+        try:
+            body = self.client.get('types/%s/share_type_access' % type_id)
+        except NotFound:
+            return []   # a public type has no list
+        return sorted(p['project_id'] for p in body.get('share_type_access', []))
+
+    @reword(Forbidden, _admin_only)
+    def create(self, body):
+        return self.client.post('types', {'share_type': body})['share_type']
+
+    @reword(Forbidden, _admin_only)
+    def update(self, type_id, body):
+        return self.client.put('types/%s' % type_id, {'share_type': body},
+                               feature='share_type_update')['share_type']
+
+    @reword(Forbidden, _admin_only)
+    def set_specs(self, type_id, specs):
+        self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs})
+
+    @reword(Forbidden, _admin_only)
+    def delete_spec(self, type_id, key):
+        self.client.delete('types/%s/extra_specs/%s' % (type_id, quote(key, safe='')))
+
+    @reword(Forbidden, _admin_only)
+    def grant(self, type_id, project):
+        self.client.action('types/%s' % type_id, 'addProjectAccess', {'project': project})
+
+    @reword(Forbidden, _admin_only)
+    def revoke(self, type_id, project):
+        self.client.action('types/%s' % type_id, 'removeProjectAccess', {'project': project})
+
+    @reword(Forbidden, _admin_only)
+    def delete(self, type_id):
+        self.client.delete('types/%s' % type_id)
+
+    def get(self, type_id):
+        return lookups.get_by_id(self.client, 'share_type', type_id)
+
+    def shares_of(self, type_id, limit=10):
+        """Up to ``limit`` shares of the type (every project this user may see)."""
+        return self.client.get('shares', query={'share_type_id': type_id, 'all_tenants': 1,
+                                                'limit': limit}).get('shares', [])
+
+    def apply(self, share_type, plan):
+        """Send an update plan; return the type as Manila now has it."""
+        type_id = share_type['id']
+        if plan.update:
+            share_type = self.update(type_id, plan.update)
+        if plan.specs_set:
+            self.set_specs(type_id, plan.specs_set)
+        for key in plan.specs_delete:
+            self.delete_spec(type_id, key)
+        for project in plan.grant:
+            self.grant(type_id, project)
+        for project in plan.revoke:
+            self.revoke(type_id, project)
+        if plan.specs_set or plan.specs_delete:
+            extra = dict(share_type.get('extra_specs') or {})
+            extra.update(plan.specs_set)
+            for key in plan.specs_delete:
+                extra.pop(key, None)
+            share_type = dict(share_type, extra_specs=extra)
+        return share_type

@@ -1,0 +1,143 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: security_service_info
+short_description: List OpenStack Manila security services
+version_added: 0.1.0
+description:
+  - Returns the security services matching the filters, each with the IDs of
+    the share networks it is attached to. Manila applies the filters itself.
+  - Passwords are never returned.
+  - Manila returns at most its C(osapi_max_limit) (1000 by default) services
+    to one listing, and this listing cannot be paged (Manila treats paging
+    parameters of an admin as filters).
+  - Never fails because nothing matched.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+  - openkeel.manila.attributes.info_module
+options:
+  name:
+    description: Exact name.
+    type: str
+  id:
+    description: Service ID.
+    type: str
+  type:
+    description: Only services of this type.
+    type: str
+    choices: [active_directory, kerberos, ldap]
+  server:
+    description: Exact server.
+    type: str
+  domain:
+    description: Exact domain.
+    type: str
+  user:
+    description: Exact user.
+    type: str
+  dns_ip:
+    description: Exact DNS server.
+    type: str
+  share_network:
+    description: Only the services attached to this share network (name or ID).
+    type: str
+  all_projects:
+    description: Services of every project (admins).
+    type: bool
+    default: false
+'''
+
+EXAMPLES = r'''
+- name: The services attached to a share network
+  openkeel.manila.security_service_info:
+    cloud: mycloud
+    share_network: app-net
+  register: attached
+
+- name: Every Active Directory service of every project (admin)
+  openkeel.manila.security_service_info:
+    cloud: mycloud
+    type: active_directory
+    all_projects: true
+'''
+
+RETURN = r'''
+security_services:
+  description: The matching services, without passwords.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Service ID.
+      type: str
+    name:
+      description: Name.
+      type: str
+    type:
+      description: active_directory, kerberos or ldap.
+      type: str
+    share_networks:
+      description: IDs of the share networks it is attached to.
+      type: list
+      elements: str
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.security_services import (
+    SERVICE_TYPES,
+    public_view,
+)
+
+FILTERS = ('name', 'id', 'type', 'server', 'domain', 'user', 'dns_ip')
+
+
+class SecurityServiceInfoModule(ManilaModule):
+    argument_spec = dict(
+        name=dict(type='str'),
+        id=dict(type='str'),
+        type=dict(type='str', choices=list(SERVICE_TYPES)),
+        server=dict(type='str'),
+        domain=dict(type='str'),
+        user=dict(type='str'),
+        dns_ip=dict(type='str'),
+        share_network=dict(type='str'),
+        all_projects=dict(type='bool', default=False),
+    )
+
+    def run(self):
+        p = self.params
+        query = dict((k, p[k]) for k in FILTERS)
+        if p['share_network']:
+            query['share_network_id'] = lookups.resolve_id(
+                self.client, 'share_network', p['share_network'])
+        if p['all_projects']:
+            query['all_tenants'] = 1
+        # One request: Manila takes limit/offset of an admin's listing for
+        # filters on the services and matches none, so this listing cannot
+        # page; Manila returns up to its osapi_max_limit (1000) services.
+        found = self.client.get('security-services/detail', query=query).get(
+            'security_services', [])
+        self.finish(security_services=[public_view(s) for s in found])
+
+
+def main():
+    SecurityServiceInfoModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,394 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_network
+short_description: Create, change and delete OpenStack Manila share networks, their subnets and security services
+version_added: 0.1.0
+description:
+  - Makes one Manila share network match the task. Share types that handle
+    share servers (C(driver_handles_share_servers=true)) need one to create
+    a share on.
+  - O(subnets) is the network's list of subnets, one per availability zone
+    (API 2.51+); subnets are created and deleted to match it. O(neutron_net_id)
+    and O(neutron_subnet_id) set the default subnet alone.
+  - O(security_services) attaches services; with O(purge_security_services)
+    it is the exact set, and a service replaces the attached one of its type.
+  - What Manila forbids while share servers use the network is refused before
+    any write, with the reason - changing the default subnet's neutron IDs,
+    deleting a subnet that shares use, detaching a security service, adding
+    or replacing one below API 2.63. From API 2.63 a service is added to (or
+    replaced on) a network in use after Manila's feasibility check, and the
+    task waits until the share servers are updated.
+  - Share servers are admin-only in Manila's default policy. For a member,
+    a network counts as in use when it has shares; when Manila still refuses
+    (share servers remain after their last share), the failure says so.
+  - Share networks are project resources, so members manage their own.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; reports the same C(changed) and diff as a real run.
+  diff_mode:
+    support: full
+    description: Name, description, subnets and security services before and after.
+options:
+  state:
+    description:
+      - V(present) makes the network exist as described; V(absent) deletes it
+        (its extra subnets first). A network with shares is refused, naming
+        them.
+    type: str
+    choices: [present, absent]
+    default: present
+  name:
+    description:
+      - Name of the network. Without O(id) it identifies the network (two
+        networks with the name fail the task).
+      - With O(id), the name the network should have (a rename).
+    type: str
+  id:
+    description:
+      - ID of an existing network. It then identifies the network and O(name)
+        becomes its desired name.
+    type: str
+  description:
+    description: Description. An empty string clears it.
+    type: str
+  neutron_net_id:
+    description:
+      - The Neutron network of the default subnet (the one that serves every
+        availability zone). Give O(neutron_subnet_id) with it.
+      - Other subnets are left alone. Cannot be combined with O(subnets).
+    type: str
+  neutron_subnet_id:
+    description: The Neutron subnet of the default subnet, with O(neutron_net_id).
+    type: str
+  subnets:
+    description:
+      - Every subnet of the network (API 2.51+), at most one per availability
+        zone; subnets not listed are deleted. An entry without
+        O(subnets[].availability_zone) is the default subnet, which serves
+        every zone.
+      - A new network is created with the default subnet (or the first entry
+        when there is none), then the others are added.
+      - A subnet whose neutron IDs differ is changed in place when it is the
+        default subnet, otherwise deleted and created again.
+      - Availability zones are checked against the cloud before any write.
+    type: list
+    elements: dict
+    suboptions:
+      availability_zone:
+        description: The zone the subnet serves; leave out for the default subnet.
+        type: str
+      neutron_net_id:
+        description: Neutron network ID (with O(subnets[].neutron_subnet_id)).
+        type: str
+      neutron_subnet_id:
+        description: Neutron subnet ID (with O(subnets[].neutron_net_id)).
+        type: str
+  security_services:
+    description:
+      - Security services (names or IDs) the network has, at most one of each
+        type. Services already attached are matched by name or ID without a
+        request; the others must exist.
+      - Others stay attached unless O(purge_security_services) is set.
+    type: list
+    elements: str
+  purge_security_services:
+    description:
+      - Detach every service that O(security_services) does not list; a listed
+        service replaces an attached one of the same type.
+    type: bool
+    default: false
+  wait:
+    description:
+      - Wait until the network is V(active) again after a change to its
+        security services that its share servers must apply (API 2.63+).
+    type: bool
+    default: true
+  timeout:
+    description: Seconds to wait.
+    type: int
+    default: 180
+notes:
+  - The Neutron IDs are stored as given; clouds with the standalone network
+    plugin (no Neutron) ignore them.
+'''
+
+EXAMPLES = r'''
+- name: A share network on a Neutron subnet, joined to the LDAP directory
+  openkeel.manila.share_network:
+    cloud: mycloud
+    name: app-net
+    description: NFS for the app tier
+    neutron_net_id: 7ac8e0f1-77a5-4e0b-9c74-1c0e8c1c3a10
+    neutron_subnet_id: 4e0f54f2-3b1d-4a63-8f54-94a5b6f0b1c2
+    security_services:
+      - corp-ldap
+
+- name: One subnet per availability zone, and nothing else
+  openkeel.manila.share_network:
+    cloud: mycloud
+    name: app-net
+    subnets:
+      - neutron_net_id: 7ac8e0f1-77a5-4e0b-9c74-1c0e8c1c3a10
+        neutron_subnet_id: 4e0f54f2-3b1d-4a63-8f54-94a5b6f0b1c2
+      - availability_zone: nova
+        neutron_net_id: 7ac8e0f1-77a5-4e0b-9c74-1c0e8c1c3a10
+        neutron_subnet_id: 9d1c6f4e-5b1a-4f7e-8c2d-3e4f5a6b7c8d
+
+- name: Exactly these security services (the listed LDAP service replaces the attached one)
+  openkeel.manila.share_network:
+    cloud: mycloud
+    name: app-net
+    security_services:
+      - corp-ldap
+    purge_security_services: true
+
+- name: Delete the network
+  openkeel.manila.share_network:
+    cloud: mycloud
+    name: app-net
+    state: absent
+'''
+
+RETURN = r'''
+share_network:
+  description:
+    - The network as Manila shows it at the negotiated version, with the
+      security services attached to it. Empty after a deletion. In check
+      mode, the network as it is (or would be created).
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Network ID.
+      type: str
+    name:
+      description: Name.
+      type: str
+    status:
+      description: V(active), V(network_change) or V(error) (API 2.63+).
+      type: str
+    share_network_subnets:
+      description: Its subnets (API 2.51+), each with C(availability_zone) (null for the default subnet), C(neutron_net_id) and C(neutron_subnet_id).
+      type: list
+      elements: dict
+    security_services:
+      description: The attached security services (C(id), C(name), C(type)).
+      type: list
+      elements: dict
+  sample: {"id": "2b0c3d6e-1f0a-4c41-9a3c-5d6e7f809a1b", "name": "app-net", "status": "active",
+           "share_network_subnets": [{"availability_zone": null, "neutron_net_id": null,
+                                      "neutron_subnet_id": null}],
+           "security_services": [{"id": "5f3b8b1e-2a43-4f0e-a2a4-4bd5d4c0f1aa",
+                                  "name": "corp-ldap", "type": "ldap"}]}
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+  sample: '2.99'
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import (
+    ShareNetworkAPI,
+    Usage,
+    check_can_change_services,
+    create_body,
+    diff_view,
+    existing_subnets,
+    first_subnet,
+    in_use_refusals,
+    network_label,
+    normalize_subnets,
+    plan_network,
+    predicted_after,
+    predicted_network,
+    result_view,
+    subnet_entry,
+)
+
+
+class ShareNetworkModule(ManilaModule):
+    argument_spec = dict(
+        state=dict(type='str', default='present', choices=['present', 'absent']),
+        name=dict(type='str'),
+        id=dict(type='str'),
+        description=dict(type='str'),
+        neutron_net_id=dict(type='str'),
+        neutron_subnet_id=dict(type='str'),
+        subnets=dict(type='list', elements='dict', options=dict(
+            availability_zone=dict(type='str'),
+            neutron_net_id=dict(type='str'),
+            neutron_subnet_id=dict(type='str'),
+        )),
+        security_services=dict(type='list', elements='str'),
+        purge_security_services=dict(type='bool', default=False),
+        **wait_argument_spec(180)
+    )
+    module_kwargs = dict(
+        required_one_of=[('name', 'id')],
+        required_together=[('neutron_net_id', 'neutron_subnet_id')],
+        mutually_exclusive=[('subnets', 'neutron_net_id'), ('subnets', 'neutron_subnet_id')],
+    )
+
+    def run(self):
+        p = self.params
+        self.desired = dict(name=p['name'], description=p['description'])
+        if p['subnets'] is not None:
+            self.desired['subnets'] = normalize_subnets(p['subnets'])
+            self.desired['purge_subnets'] = True
+            if p['state'] == 'present':
+                self.client.require('share_network_subnets', 'subnets')
+        elif p['neutron_net_id']:
+            self.desired['subnets'] = [subnet_entry(None, p['neutron_net_id'],
+                                                    p['neutron_subnet_id'])]
+        self.api = ShareNetworkAPI(self.client, p['timeout'])
+        network = self.api.find(p['name'], p['id'])
+        if p['state'] == 'absent':
+            return self.ensure_absent(network)
+        attached = self.api.security_services(network['id']) if network else []
+        services = None
+        if p['security_services'] is not None:
+            services = self.api.resolve_services(p['security_services'], attached)
+        if network is None:
+            return self.create(services)
+        return self.converge(network, attached, services)
+
+    # -- present -------------------------------------------------------------
+    def create(self, services):
+        p = self.params
+        if p['id']:
+            raise InvalidInput('No share network with ID %s exists; a network cannot be '
+                               'created with a given ID (leave out "id" to create one).'
+                               % p['id'])
+        subnets = self.desired.get('subnets') or []
+        self.api.check_zones([s['availability_zone'] for s in subnets])
+        first = first_subnet(subnets)
+        predicted = predicted_network(self.desired, first)
+        rest = plan_network(predicted, self.desired, [], services,
+                            p['purge_security_services'])
+        after = predicted_after(predicted, [], rest)
+        if self.check_mode:
+            predicted['share_network_subnets'] = [dict(s, id=None) for s in after['subnets']]
+            return self.finish(True, {}, after,
+                               share_network=result_view(predicted, services))
+        network = self.api.create(create_body(self.desired, first))
+        rest = plan_network(network, self.desired, [], services, p['purge_security_services'])
+        self.apply(network, rest, fresh=True)
+        self.finish_network(True, {}, network['id'])
+
+    def converge(self, network, attached, services):
+        p = self.params
+        plan = plan_network(network, self.desired, attached, services,
+                            p['purge_security_services'], rename=bool(p['id']))
+        before = diff_view(network, attached)
+        if not plan.changed:
+            return self.finish(False, before, before,
+                               share_network=result_view(network, attached))
+        if plan.service_changes:
+            check_can_change_services(network)
+        self.api.check_zones([s['availability_zone'] for s in plan.subnet_creates])
+        if plan.update_neutron or plan.subnet_deletes or plan.service_changes:
+            usage = Usage(self.client, network['id'])
+            reasons = in_use_refusals(plan, network, usage,
+                                      self.client.supports('share_network_in_use_updates'))
+            if reasons:
+                raise InvalidInput('%s cannot be changed as the task asks, and nothing was '
+                                   'changed: %s.' % (network_label(network), '; '.join(reasons)))
+        after = predicted_after(network, attached, plan)
+        if self.check_mode:
+            return self.finish(True, before, after,
+                               share_network=result_view(network, attached))
+        self.apply(network, plan)
+        self.finish_network(True, before, network['id'])
+
+    def apply(self, network, plan, fresh=False):
+        """Send the plan. ``fresh``: the network was just created (no share
+        servers, so no feasibility checks and nothing to wait for)."""
+        api = self.api
+        network_id = network['id']
+        if plan.update:
+            network = api.update(network_id, plan.update)
+        for subnet in plan.subnet_deletes:
+            api.delete_subnet(network_id, subnet['id'])
+        for subnet in plan.subnet_creates:
+            api.create_subnet(network_id, subnet)
+        if not plan.service_changes:
+            return
+        for service in plan.removes:
+            api.remove_service(network_id, service['id'])
+        in_use_api = self.client.supports('share_network_in_use_updates') and not fresh
+        if not in_use_api:
+            for current, new in plan.swaps:
+                api.remove_service(network_id, current['id'])
+                api.add_service(network_id, new['id'])
+            for service in plan.adds:
+                api.add_service(network_id, service['id'])
+            return
+        # API 2.63+: each change is checked by the backends first, and the
+        # network must be active again (its share servers updated) before the
+        # next one; the last one is waited for with wait=true.
+        steps = [(current['id'], new['id']) for current, new in plan.swaps]
+        steps += [(None, service['id']) for service in plan.adds]
+        for index, (current_id, new_id) in enumerate(steps):
+            network = api.settle(network, wait=True) if index else \
+                api.settle(network, self.params['wait'])
+            api.check_service_change(network, new_id, current_id)
+            if current_id:
+                api.replace_service(network_id, current_id, new_id)
+            else:
+                api.add_service(network_id, new_id)
+            if index < len(steps) - 1 or self.params['wait']:
+                network = api.wait_active(network)
+
+    def finish_network(self, changed, before, network_id):
+        network = self.api.get(network_id)
+        attached = self.api.security_services(network_id)
+        self.finish(changed, before, diff_view(network, attached),
+                    share_network=result_view(network, attached))
+
+    # -- absent --------------------------------------------------------------
+    def ensure_absent(self, network):
+        if network is None:
+            return self.finish(False, share_network={})
+        attached = self.api.security_services(network['id'])
+        before = diff_view(network, attached)
+        shares = Usage(self.client, network['id']).shares
+        if shares:
+            raise InvalidInput(
+                '%s has shares, and Manila deletes no share network with shares: %s. '
+                'Delete them first.' % (network_label(network), ', '.join(sorted(
+                    '%s (%s)' % (s.get('name'), s['id']) for s in shares))))
+        if not self.check_mode:
+            subnets = existing_subnets(network)
+            if len(subnets) > 1:
+                keep = first_subnet(subnets)
+                for subnet in subnets:
+                    if subnet is not keep:
+                        self.api.delete_subnet(network['id'], subnet['id'])
+            self.api.delete(network['id'])
+        self.finish(True, before, {}, share_network={})
+
+
+def main():
+    ShareNetworkModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,269 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_type
+short_description: Create, change and delete OpenStack Manila share types
+version_added: 0.1.0
+description:
+  - Makes one Manila share type match the task - its extra specs, its
+    description, whether it is public, and which projects may use it when it
+    is private. Only what the task states is changed; an option left out
+    leaves that part of the type alone.
+  - The options have the names of C(openstack.cloud.share_type) where they
+    mean the same, so tasks can switch; see the notes for the differences.
+  - Share types are admin-only under Manila's default policy; a member's task
+    fails saying so.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; reports the same C(changed) and diff as a real run.
+  diff_mode:
+    support: full
+    description: Name, description, visibility, extra specs and (when declared) projects.
+options:
+  name:
+    description:
+      - Name or ID of the share type (a UUID-shaped value is an ID). Private
+        types are found by name too.
+      - A new type gets this name; an ID of a type that does not exist fails
+        the task.
+    type: str
+    required: true
+  state:
+    description: V(present) makes the type exist as described; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  description:
+    description:
+      - Description (API 2.41+ to create with one, 2.50+ to change it). An
+        empty string clears it.
+    type: str
+  driver_handles_share_servers:
+    description:
+      - Whether shares of the type live on share servers that the backend
+        creates on a share network (V(true)) or on existing servers (V(false)).
+      - Required to create a type; no default, so an existing type keeps its
+        value unless the task states one.
+    type: bool
+  extra_specs:
+    description:
+      - Extra specs the type has, for example C(share_backend_name) or
+        C(snapshot_support). Boolean values are stored as V(True)/V(False);
+        boolean-looking values compare regardless of case.
+      - Merged into the type's extra specs; with O(purge_extra_specs) they are
+        the exact set.
+    type: dict
+  purge_extra_specs:
+    description:
+      - Delete the extra specs that O(extra_specs) does not list.
+        C(driver_handles_share_servers) is never deleted (Manila requires it).
+    type: bool
+    default: false
+  is_public:
+    description:
+      - Whether every project may use the type. New types are public unless
+        this says otherwise. Changing it on an existing type needs API 2.50.
+      - No default, so an existing type keeps its visibility unless the task
+        states one.
+    type: bool
+  projects:
+    description:
+      - Project IDs that may use the type, for a private type. The exact list
+        - projects not listed lose access. Needs O(is_public=false) (or a type
+        that is private already). Left out, the list is left alone.
+    type: list
+    elements: str
+notes:
+  - Differences with C(openstack.cloud.share_type) - there, O(is_public) and
+    O(driver_handles_share_servers) default to V(true), so a task that leaves
+    them out makes an existing private or DHSS=false type public or DHSS=true;
+    here they have no default. There, O(extra_specs) is always the exact set;
+    here set O(purge_extra_specs=true) for that. There, errors of Manila are
+    partly swallowed; here every refusal fails the task with Manila's reason.
+'''
+
+EXAMPLES = r'''
+- name: A type for a DHSS=true backend, with snapshots
+  openkeel.manila.share_type:
+    cloud: mycloud
+    name: nfs-gold
+    description: NFS on share servers, with snapshots
+    driver_handles_share_servers: true
+    extra_specs:
+      share_backend_name: GOLD
+      snapshot_support: true
+      create_share_from_snapshot_support: true
+
+- name: A private type for two projects
+  openkeel.manila.share_type:
+    cloud: mycloud
+    name: nfs-silver
+    driver_handles_share_servers: false
+    is_public: false
+    projects:
+      - 5e1f7b1c2a3d4e5f8a9b0c1d2e3f4a5b
+      - 9c8b7a6f5e4d4c3b8a29f1e0d3c2b1a0
+
+- name: Exactly these extra specs
+  openkeel.manila.share_type:
+    cloud: mycloud
+    name: nfs-gold
+    extra_specs:
+      share_backend_name: GOLD
+      snapshot_support: false
+    purge_extra_specs: true
+
+- name: Delete a type
+  openkeel.manila.share_type:
+    cloud: mycloud
+    name: nfs-silver
+    state: absent
+'''
+
+RETURN = r'''
+share_type:
+  description:
+    - The type as Manila shows it at the negotiated version, with C(is_public)
+      and, when the task declares O(projects), C(projects). Empty after a
+      deletion. In check mode, the type as it would be.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Type ID.
+      type: str
+    name:
+      description: Name.
+      type: str
+    description:
+      description: Description (API 2.41+).
+      type: str
+    is_public:
+      description: Whether every project may use it.
+      type: bool
+    extra_specs:
+      description: Its extra specs (values are strings).
+      type: dict
+    required_extra_specs:
+      description: C(driver_handles_share_servers).
+      type: dict
+    projects:
+      description: Project IDs with access (private types, when O(projects) is given).
+      type: list
+      elements: str
+  sample: {"id": "a3c8e1b4-6d2f-4e0a-9b1c-2d3e4f5a6b7c", "name": "nfs-gold", "is_public": true,
+           "extra_specs": {"driver_handles_share_servers": "True", "share_backend_name": "GOLD"}}
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+  sample: '2.99'
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
+    IS_PUBLIC,
+    NOTHING,
+    ShareTypeAPI,
+    is_public,
+    plan_absent,
+    plan_create,
+    plan_update,
+    prepare_extra_specs,
+    prepare_projects,
+    public_view,
+    required_features,
+)
+
+
+class ShareTypeModule(ManilaModule):
+    argument_spec = dict(
+        name=dict(type='str', required=True),
+        state=dict(type='str', default='present', choices=['present', 'absent']),
+        description=dict(type='str'),
+        driver_handles_share_servers=dict(type='bool'),
+        extra_specs=dict(type='dict'),
+        purge_extra_specs=dict(type='bool', default=False),
+        is_public=dict(type='bool'),
+        projects=dict(type='list', elements='str'),
+    )
+
+    def run(self):
+        p = self.params
+        specs = prepare_extra_specs(p['extra_specs'], p['driver_handles_share_servers'])
+        projects = prepare_projects(p['projects'])
+        self.api = ShareTypeAPI(self.client)
+        share_type = self.api.find(p['name'])
+        if p['state'] == 'absent':
+            return self.ensure_absent(share_type)
+        if share_type is None:
+            if lookups.looks_like_uuid(p['name']):
+                raise InvalidInput('No share type with ID %s exists; give a name to create '
+                                   'one.' % p['name'])
+            plan = plan_create(p['name'], specs, p['description'], p['is_public'], projects)
+        else:
+            current_projects = None
+            if projects is not None and not is_public(share_type):
+                current_projects = self.api.projects(share_type['id'])
+            plan = plan_update(share_type, specs, p['purge_extra_specs'], p['description'],
+                               p['is_public'], projects, current_projects)
+        for feature, what in required_features(plan):
+            self.client.require(feature, what)
+        if plan.action == NOTHING:
+            return self.finish(False, plan.before, plan.after,
+                               share_type=public_view(share_type, plan.after.get('projects')))
+        if self.check_mode:
+            return self.finish(True, plan.before, plan.after,
+                               share_type=self.predicted(share_type, plan))
+        if share_type is None:
+            share_type = self.api.create(plan.body)
+            for project in plan.grant:
+                self.api.grant(share_type['id'], project)
+        else:
+            share_type = self.api.apply(share_type, plan)
+        self.finish(True, plan.before, plan.after,
+                    share_type=public_view(share_type, plan.after.get('projects')))
+
+    @staticmethod
+    def predicted(share_type, plan):
+        view = dict(share_type or {}, name=plan.after['name'],
+                    description=plan.after.get('description'),
+                    extra_specs=plan.after['extra_specs'])
+        view[IS_PUBLIC] = plan.after['is_public']
+        return public_view(view, plan.after.get('projects'))
+
+    def ensure_absent(self, share_type):
+        plan = plan_absent(share_type)
+        if plan.action != NOTHING:
+            shares = self.api.shares_of(share_type['id'])
+            if shares:
+                raise InvalidInput(
+                    'Share type %s (%s) is used by shares, and Manila deletes no type in '
+                    'use: %s. Delete them (or move them to another type) first.' % (
+                        share_type.get('name'), share_type['id'], ', '.join(
+                            '%s (%s)' % (s.get('name'), s['id']) for s in shares)))
+        if plan.action != NOTHING and not self.check_mode:
+            self.api.delete(share_type['id'])
+        self.finish(plan.changed, plan.before, plan.after, share_type={})
+
+
+def main():
+    ShareTypeModule()()
+
+
+if __name__ == '__main__':
+    main()

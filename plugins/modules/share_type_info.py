@@ -1,0 +1,155 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_type_info
+short_description: List OpenStack Manila share types
+version_added: 0.1.0
+description:
+  - Returns the share types this user may see, private ones included for
+    admins, each with C(is_public); optionally one type by name or ID, types
+    with given extra specs, and the projects of private types.
+  - Members see the public types, with the extra specs Manila shows tenants.
+  - Never fails because nothing matched.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+  - openkeel.manila.attributes.info_module
+options:
+  name:
+    description: Name or ID of one type (a UUID-shaped value is an ID).
+    type: str
+  extra_specs:
+    description:
+      - Only types with these extra specs. Every key must match (Manila's own
+        filter compares only the first one, so it is applied here to the one
+        listing); boolean-looking values compare regardless of case.
+    type: dict
+  is_public:
+    description:
+      - V(true) only public types, V(false) only private ones; left out, both
+        (admins; members only ever see public types).
+    type: bool
+  with_projects:
+    description:
+      - Add C(projects), the project IDs with access, to each private type
+        (one request per private type; admins).
+    type: bool
+    default: false
+'''
+
+EXAMPLES = r'''
+- name: Every type, private ones included (admin)
+  openkeel.manila.share_type_info:
+    cloud: mycloud
+  register: types
+
+- name: The types for backends that create share servers
+  openkeel.manila.share_type_info:
+    cloud: mycloud
+    extra_specs:
+      driver_handles_share_servers: true
+
+- name: One type and who may use it
+  openkeel.manila.share_type_info:
+    cloud: mycloud
+    name: nfs-gold
+    with_projects: true
+'''
+
+RETURN = r'''
+share_types:
+  description: The matching types as Manila shows them at the negotiated version.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Type ID.
+      type: str
+    name:
+      description: Name.
+      type: str
+    description:
+      description: Description (API 2.41+).
+      type: str
+    is_public:
+      description: Whether every project may use it.
+      type: bool
+    is_default:
+      description: Whether it is the cloud's default type (API 2.46+).
+      type: bool
+    extra_specs:
+      description: Its extra specs (values are strings).
+      type: dict
+    projects:
+      description: Project IDs with access (private types, with O(with_projects)).
+      type: list
+      elements: str
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
+    ShareTypeAPI,
+    is_public,
+    public_view,
+    same_value,
+    spec_value,
+)
+
+
+class ShareTypeInfoModule(ManilaModule):
+    argument_spec = dict(
+        name=dict(type='str'),
+        extra_specs=dict(type='dict'),
+        is_public=dict(type='bool'),
+        with_projects=dict(type='bool', default=False),
+    )
+
+    def run(self):
+        p = self.params
+        query = {'is_public': 'all' if p['is_public'] is None else str(p['is_public']).lower()}
+        if p['name'] and lookups.looks_like_uuid(p['name']):
+            found = lookups.get_by_id(self.client, 'share_type', p['name'])
+            types = [found] if found else []
+        else:
+            types = self.client.get('types', query=query).get('share_types', [])
+            types = [t for t in types if p['name'] in (None, t.get('name'))]
+        types = [t for t in types if self.matches(t, p)]
+        api = ShareTypeAPI(self.client)
+        views = []
+        for share_type in types:
+            projects = None
+            if p['with_projects'] and not is_public(share_type):
+                projects = api.projects(share_type['id'])
+            views.append(public_view(share_type, projects))
+        self.finish(share_types=views)
+
+    @staticmethod
+    def matches(share_type, p):
+        """The visibility and extra spec filters, for one type."""
+        if p['is_public'] is not None and is_public(share_type) != p['is_public']:
+            return False
+        specs = share_type.get('extra_specs') or {}
+        return all(same_value(specs.get(str(k)), spec_value(v))
+                   for k, v in (p['extra_specs'] or {}).items())
+
+
+def main():
+    ShareTypeInfoModule()()
+
+
+if __name__ == '__main__':
+    main()
