@@ -59,6 +59,20 @@ METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
 # The fields of a rule shown in diffs.
 DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
 
+
+def rule_argument_spec():
+    """The options of one access rule, as share_access and shares take them."""
+    return dict(
+        access_type=dict(type='str', required=True, choices=list(ACCESS_TYPES)),
+        access_to=dict(type='str', required=True),
+        access_level=dict(type='str', default=DEFAULT_LEVEL, choices=list(ACCESS_LEVELS)),
+        metadata=dict(type='dict'),
+        lock_deletion=dict(type='bool', default=False),
+        lock_visibility=dict(type='bool', default=False),
+        lock_reason=dict(type='str'),
+    )
+
+
 # -- validation ---------------------------------------------------------------
 
 
@@ -444,6 +458,30 @@ class AccessAPI(object):
     def set_metadata(self, rule_id, items):
         self.client.put('share-access-rules/%s/metadata' % rule_id,
                         {'metadata': items}, feature='access_rule_metadata')
+
+    def send_plan(self, share_id, plan, unrestrict=False):
+        """Send what a plan can send at once: new rules first, then level and
+        metadata changes, then the denials (rules to replace, rules to remove).
+
+        Returns (IDs of the rules to wait for until active, IDs of the denied
+        rules).  Replaced rules are allowed again by send_replacements, once
+        their denial is done.
+        """
+        touched = [self.allow(share_id, rule)['id'] for rule in plan.add]
+        for current, level in plan.update:
+            self.update_level(current['id'], level)
+            touched.append(current['id'])
+        for current, items in plan.metadata:
+            self.set_metadata(current['id'], items)
+        denied = []
+        for current in [c for c, _rule in plan.replace] + list(plan.remove):
+            self.deny(share_id, current, unrestrict)
+            denied.append(current['id'])
+        return touched, denied
+
+    def send_replacements(self, share_id, plan):
+        """Allow again the rules a plan replaces (their old rule must be gone)."""
+        return [self.allow(share_id, rule)['id'] for _current, rule in plan.replace]
 
     # waiting
     def wait_rules(self, share_id, touched=(), denied=(), what=None):
