@@ -137,7 +137,6 @@ def explain_safely(explain, resource):
         return 'Manila user messages could not be read: %s' % exc
 
 
-
 # -- many resources at once ------------------------------------------------------
 
 class Step(object):
@@ -232,8 +231,8 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 continue
             if running:
                 pause = max(0.0, poll['at'] - client.clock()) if waiting else None
-                finished, _ = futures_wait(list(running), timeout=pause,
-                                           return_when=FIRST_COMPLETED)
+                finished = futures_wait(list(running), timeout=pause,
+                                        return_when=FIRST_COMPLETED).done
                 for future in finished:
                     item = running.pop(future)
                     future.result()  # re-raises what is not a ManilaError

@@ -223,7 +223,7 @@ EXAMPLES = r'''
       key: managed-by
       value: storage-repo
     shares:
-      - name: projects
+      - name: home
         size: 10
         share_proto: NFS
         access_rules:
@@ -240,7 +240,7 @@ EXAMPLES = r'''
         access_rules:
           - access_type: ip
             access_to: 10.0.1.0/24
-      - name: team-docs
+      - name: software
         size: 1
         share_proto: CIFS
         access_rules:
@@ -264,7 +264,7 @@ EXAMPLES = r'''
     purge: true
     purge_rules: true
     shares:
-      - name: projects
+      - name: home
         access_rules:
           - access_type: ip
             access_to: 10.0.0.0/24
@@ -274,7 +274,7 @@ RETURN = r'''
 shares:
   description:
     - One result per entry of O(shares), in the same order.
-  returned: always
+  returned: unless the input was refused before any request
   type: list
   elements: dict
   contains:
@@ -321,15 +321,24 @@ shares:
 purged:
   description:
     - The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).
-  returned: always
+  returned: unless the input was refused before any request
   type: list
   elements: dict
+manila_requests:
+  description:
+    - How many requests the task sent to Manila, the versions document included
+      (Keystone's token requests are not counted).
+  returned: unless the input was refused before any request
+  type: int
+  sample: 42
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
   sample: '2.99'
 '''
+
+import threading
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
@@ -388,7 +397,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     run_steps,
 )
 
-# keystoneauth keeps 10 connections per host; the poll loop uses one besides the jobs.
+# The jobs share the task's one keystoneauth Session: its identity plugin fetches
+# (and refetches) the token under a lock, every request builds its own headers,
+# and the requests Session below pools connections per host in urllib3, which is
+# thread-safe - 10 per host, so at most 8 jobs plus the poll loop.
 MAX_CONCURRENCY = 8
 
 SHARE_OPTIONS = dict(
@@ -409,6 +421,20 @@ SHARE_OPTIONS = dict(
     access_rules=dict(type='list', elements='dict', options=rule_argument_spec()),
     purge_rules=dict(type='bool'),
 )
+
+
+class CountedSession(object):
+    """The task's session, counting the requests sent through it."""
+
+    def __init__(self, session, sent=0):
+        self.session = session
+        self.sent = sent
+        self.lock = threading.Lock()
+
+    def request(self, *args, **kwargs):
+        with self.lock:
+            self.sent += 1
+        return self.session.request(*args, **kwargs)
 
 
 class Item(object):
@@ -479,6 +505,9 @@ class SharesModule(ManilaModule):
     def run(self):
         items = self.validate_input()
         client = self.client
+        # Counts what this task sends to Manila (Keystone's requests go through the
+        # auth plugin, not through this); the versions document was read already.
+        client.session = CountedSession(client.session, sent=1)
         self.shares = ShareAPI(client, self.params['timeout'])
         self.access = AccessAPI(client, self.params['timeout'])
         self.prepare_rules(items)
@@ -937,20 +966,22 @@ class SharesModule(ManilaModule):
     def finish_fleet(self, items, purged):
         results = [self.result_of(item) for item in items]
         failures = [i for i in items + purged if not i.ok]
+        total = len(items) + len(purged)
         purged = [i for i in purged if i.plan is not None and i.plan.changed]
-        gone = [dict(id=i.entry['id'], name=i.entry['name']) for i in purged]
+        gone = [dict(id=i.entry['id'], name=i.entry['name']) for i in purged
+                if self.check_mode or i.ok]
         changed = any(self.changed(i) for i in items + purged)
         before, after = {}, {}
         for item in items + purged:
             if self.changed(item) and item.plan is not None:
                 before[item.where], after[item.where] = self.diff_of(item)
+        extra = dict(shares=results, purged=gone, manila_requests=self.client.session.sent)
         if failures:
             self.fail('%d of %d shares did not converge: %s' % (
-                len(failures), len(items) + len(purged),
+                len(failures), total,
                 ' | '.join('%s: %s' % (i.where, i.error) for i in failures)),
-                changed=changed, shares=results, purged=gone)
-        self.finish(changed, before if changed else None, after if changed else None,
-                    shares=results, purged=gone)
+                changed=changed, **extra)
+        self.finish(changed, before if changed else None, after if changed else None, **extra)
 
 
 def main():

@@ -111,6 +111,7 @@ def test_a_no_op_is_one_listing_then_rules_and_exports_per_share(monkeypatch):
     assert result['changed'] is False
     # 2 x N + 2: versions document, one listing, rules and exports of each share
     assert len(session.calls) == 2 * 3 + 2
+    assert result['manila_requests'] == len(session.calls)
     assert [r['name'] for r in result['shares']] == ['data1', 'data2', 'data3']
     assert result['shares'][0]['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
     assert result['shares'][0]['rules'][0]['access_to'] == '10.0.1.0/24'
@@ -169,6 +170,7 @@ def test_a_refused_create_fails_that_share_only_and_names_it(monkeypatch):
     assert good['failed'] is False and good['changed'] is True
     assert good['rules'][0]['state'] == 'active' and good['export_paths'][0] == '10.0.0.1:/s2'
     assert result['changed'] is True
+    assert result['manila_requests'] == len(session.calls)
     # no GET per share while waiting: every poll was the one listing
     assert not [c for c in session.calls if c.path == '/v2/shares/' + uuid(2)]
 
