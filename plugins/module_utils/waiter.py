@@ -158,25 +158,27 @@ class Step(object):
         self.timed_out = timed_out
 
 
-def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None):
+def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,
+              max_delay=2.0):
     """Take every item through ``steps``, each item at its own pace.
 
     Jobs run on a pool of ``workers`` threads that share the client (and so
     its session and token); ``workers=1`` runs them one after another in this
     thread.  Waits are one poll loop for every waiting item: one
     ``fetch(waiting_items)`` per poll (``{key(item): resource}``), quickly at
-    first and backing off, each wait ending at its own deadline (``timeout``
-    seconds after the item began it).  An item that fails (``item.ok`` false)
-    stops there; the others go on.  A ManilaError of a job or a check goes to
-    ``on_error(item, exc)`` (default: ``item.fail(exc)``); any other exception
-    is a bug and ends the run.
+    first and backing off to ``max_delay`` (a poll serves every waiting item,
+    so it may come more often than one item's wait would), each wait ending
+    at its own deadline (``timeout`` seconds after the item began it).  An
+    item that fails (``item.ok`` false) stops there; the others go on.  A
+    ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
+    ``item.fail(exc)``); any other exception is a bug and ends the run.
     """
     on_error = on_error or (lambda item, exc: item.fail(exc))
     position = {}
     running = {}
     waiting = {}
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
-    poll = {'delays': poll_delays(), 'at': None}
+    poll = {'delays': None, 'at': None}
 
     def call(func, *args):
         try:
@@ -193,11 +195,11 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 position[id(item)] += 1
                 continue
             if step.run is None:
+                if not waiting:
+                    # The first waiter of a while: poll soon, then back off.
+                    poll['delays'] = poll_delays(cap=max_delay)
+                    poll['at'] = client.clock() + next(poll['delays'])
                 waiting[id(item)] = (item, step, client.clock() + timeout)
-                # A new waiter: poll soon again.
-                poll['delays'] = poll_delays()
-                first = client.clock() + next(poll['delays'])
-                poll['at'] = first if poll['at'] is None else min(poll['at'], first)
                 return
             if pool is None:
                 call(step.run, item)

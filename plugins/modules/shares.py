@@ -205,8 +205,9 @@ options:
     default: true
   timeout:
     description:
-      - Seconds each wait may take, for all shares together (the wait for the
-        shares, then the wait for their rules).
+      - Seconds each wait of each share may take (the share to be available or
+        gone, then its rules to be applied); the waits of all shares run in one
+        poll loop.
     type: int
     default: 600
 notes:
