@@ -79,9 +79,9 @@ options:
         a message naming the version they need.
     type: str
 requirements:
-  - python >= 3.9
-  - openstacksdk >= 4.0.0
-  - keystoneauth1 >= 5.0.0
+  - python >= 3.11
+  - openstacksdk >= 4.22.0
+  - keystoneauth1 >= 5.18.1
 notes:
   - Talks to the v2 API of the C(shared-file-system) service (catalog type
     C(sharev2)); the v1 C(share) endpoint is never used.
