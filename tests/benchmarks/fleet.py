@@ -2,7 +2,7 @@
 """Many shares, side by side: the CLI loop, a task per share, the fleet module.
 
     python tests/benchmarks/fleet.py [--sizes 20,100] [--cloud member] [--runs 3]
-                                     [--creates-up-to 20]
+                                     [--creates-up-to 20] [--forms cli,tasks,fleet]
 
 For each N of --sizes: N shares with two access rules each are created with
 openkeel.manila.shares (one process), then the same no-op check is timed three
@@ -204,7 +204,10 @@ def main():
     parser.add_argument('--cloud', default='member')
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--creates-up-to', type=int, default=20)
+    parser.add_argument('--forms', default='cli,tasks,fleet',
+                        help='which forms besides the fleet module to measure (cli, tasks)')
     options = parser.parse_args()
+    forms = options.forms.split(',')
     sizes = [int(n) for n in options.sizes.split(',')]
     bench = Bench(options)
     print('prefix %s, cloud %s' % (bench.prefix, bench.cloud))
@@ -217,12 +220,15 @@ def main():
         for n in sizes:
             shares = bench.create_fleet(n, 'n%d' % n)
             bench.check_fleet(shares)
-            bench.check_tasks(shares)
-            bench.check_cli(shares)
+            if 'tasks' in forms:
+                bench.check_tasks(shares)
+            if 'cli' in forms:
+                bench.check_cli(shares)
             bench.delete_all()
-            if n <= options.creates_up_to:
+            if n <= options.creates_up_to and 'tasks' in forms:
                 bench.create_tasks(n, 't%d' % n)
                 bench.delete_all()
+            if n <= options.creates_up_to and 'cli' in forms:
                 bench.create_cli(n, 'c%d' % n)
                 bench.delete_all()
     finally:
