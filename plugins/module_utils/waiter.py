@@ -209,7 +209,11 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
             return
 
     def poll_once():
-        found = fetch([entry[0] for entry in waiting.values()])
+        polled = [entry[0] for entry in waiting.values()]
+        # On the pool too, so that no more than ``workers`` requests (and
+        # connections) are ever open at once: servers such as uwsgi with
+        # keep-alive give each open connection a worker of its own.
+        found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
         for ident, (item, step, deadline) in list(waiting.items()):
             resource = found.get(key(item))
             done = call(step.check, item, resource)

@@ -20,7 +20,7 @@ description:
     listing of the project's shares to find every share of the list (not one
     lookup per share). The rules and export locations of a share are read only
     for shares that exist.
-  - Writes are sent a few at a time (O(concurrency)) on the one connection; a write
+  - Writes are sent a few at a time (O(concurrency)) on the one session; a write
     is never retried. Waits are one poll loop over every busy share, one listing
     per poll - first for the shares (created, resized, restored, deleted), then
     for their access rules (the share's C(access_rules_status)).
@@ -192,8 +192,9 @@ options:
     default: false
   concurrency:
     description:
-      - How many requests are sent at once (1 to 8). They share one connection
-        and one token.
+      - How many requests are sent at once (1 to 8), polls included. They share
+        the task's session and token. More than the API server has workers for
+        does not make it faster.
     type: int
     default: 4
   wait:
@@ -401,7 +402,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 # The jobs share the task's one keystoneauth Session: its identity plugin fetches
 # (and refetches) the token under a lock, every request builds its own headers,
 # and the requests Session below pools connections per host in urllib3, which is
-# thread-safe - 10 per host, so at most 8 jobs plus the poll loop.
+# thread-safe (10 per host; run_steps never has more than ``concurrency`` open).
 MAX_CONCURRENCY = 8
 
 SHARE_OPTIONS = dict(
