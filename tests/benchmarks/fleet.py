@@ -30,6 +30,7 @@ import os
 import random
 import statistics
 import string
+import subprocess
 import sys
 import time
 
@@ -70,7 +71,13 @@ class Bench(object):
         return requests, seconds, result
 
     def cli(self, *args):
-        return self.helpers.run_cli(list(args), cloud=self.cloud)
+        try:
+            return self.helpers.run_cli(list(args), cloud=self.cloud)
+        except subprocess.CalledProcessError as exc:
+            # The shared cloud may restart under us: say so, and try once more.
+            print('    %s failed (%s); once more' % (' '.join(args), exc.returncode), flush=True)
+            time.sleep(5)
+            return self.helpers.run_cli(list(args), cloud=self.cloud)
 
     def record(self, case, n, processes, requests, seconds):
         keystone = [r for r in requests if ':5000/' in r[1]]
