@@ -77,6 +77,19 @@ TWIN_WAIT = 60
 # Fields of a rule that are secrets: never returned, never logged.
 SECRET_FIELDS = ('access_key',)
 
+def rule_argument_spec():
+    """The options of one access rule, as share_access and shares take them."""
+    return dict(
+        access_type=dict(type='str', required=True, choices=list(ACCESS_TYPES)),
+        access_to=dict(type='str', required=True),
+        access_level=dict(type='str', default=DEFAULT_LEVEL, choices=list(ACCESS_LEVELS)),
+        metadata=dict(type='dict'),
+        lock_deletion=dict(type='bool', default=False),
+        lock_visibility=dict(type='bool', default=False),
+        lock_reason=dict(type='str'),
+    )
+
+
 # -- validation ---------------------------------------------------------------
 
 
@@ -567,6 +580,30 @@ class AccessAPI(object):
                         ', '.join(sorted(others)), share_id, TWIN_WAIT))
                 rules = self.list(share_id)
         return rules, kept
+
+    def send_plan(self, share_id, plan, unrestrict=False):
+        """Send what a plan can send at once: new rules first, then level and
+        metadata changes, then the denials (rules to replace, rules to remove).
+
+        Returns (IDs of the rules to wait for until active, IDs of the denied
+        rules).  Replaced rules are allowed again by send_replacements, once
+        their denial is done.
+        """
+        touched = [self.allow(share_id, rule)['id'] for rule in plan.add]
+        for current, level in plan.update:
+            self.update_level(current['id'], level)
+            touched.append(current['id'])
+        for current, items in plan.metadata:
+            self.set_metadata(current['id'], items)
+        denied = []
+        for current in [c for c, _rule in plan.replace] + list(plan.remove):
+            self.deny(share_id, current, unrestrict)
+            denied.append(current['id'])
+        return touched, denied
+
+    def send_replacements(self, share_id, plan):
+        """Allow again the rules a plan replaces (their old rule must be gone)."""
+        return [self.allow(share_id, rule)['id'] for _current, rule in plan.replace]
 
     # waiting
     def wait_rules(self, share_id, touched=(), denied=(), what=None):

@@ -599,3 +599,64 @@ class ShareAPI(object):
             raise CannotConverge('%s is busy (%s); run again later or set wait=true.'
                                  % (share_label(share), share.get('status')))
         return self.wait(share)
+
+
+# -- many shares at once (the fleet form) ------------------------------------------
+# The fleet module plans each share with the functions above; these helpers only
+# add what a list of shares needs: matching against one listing, the ownership
+# marker and what purge would delete.
+
+def marker_items(marker):
+    """The ownership marker as metadata items ({} when there is none)."""
+    if not marker:
+        return {}
+    return {str(marker['key']): as_metadata_value(marker['value'])}
+
+
+def with_marker(metadata, marker):
+    """The metadata a task wants, plus the marker; None stays None without a marker."""
+    items = marker_items(marker)
+    if not items:
+        return metadata
+    return dict(metadata or {}, **items)
+
+
+def carries_marker(share, marker):
+    """True when the share's metadata holds the marker's key with its value."""
+    items = marker_items(marker)
+    metadata = share.get('metadata') or {}
+    return bool(items) and all(metadata.get(k) == v for k, v in items.items())
+
+
+def match_in_listing(listing, name=None, share_id=None):
+    """The share of a listing with this ID, or the one with this name.
+
+    None when there is none; AmbiguousName (listing the IDs) when two shares
+    carry the name.
+    """
+    if share_id:
+        for share in listing:
+            if share['id'] == share_id:
+                return share
+        return None
+    return lookups.single('share', name, [s for s in listing if s.get('name') == name])
+
+
+def purge_candidates(listing, marker, listed_names, listed_ids):
+    """The shares purge deletes: they carry the marker and the task names none of them.
+
+    A share whose name or ID the task lists is never a candidate, even when
+    its entry failed (two shares with one name, for example).
+    """
+    return [s for s in listing
+            if carries_marker(s, marker) and s['id'] not in listed_ids
+            and s.get('name') not in listed_names]
+
+
+def export_paths(locations):
+    """The paths a client mounts: preferred first, admin-only ones left out.
+
+    Members never see admin-only locations, nor the ``is_admin_only`` field.
+    """
+    return [loc['path'] for loc in sort_export_locations(locations or [])
+            if not loc.get('is_admin_only') and loc.get('path')]

@@ -13,11 +13,17 @@ is worded in one place (``user_message_explainer``).
 
 ``wait_for_status`` is the common case: a field (``status``, ``task_state``)
 reaching one of some target values, with error values that end the wait.
+
+``run_steps`` takes many resources through jobs and waits at once: the jobs
+on a small thread pool sharing the one client, every wait in one poll loop
+with one read (a listing) per poll.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
+
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait as futures_wait
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -129,3 +135,117 @@ def explain_safely(explain, resource):
         return explain(resource)
     except ManilaError as exc:
         return 'Manila user messages could not be read: %s' % exc
+
+
+# -- many resources at once ------------------------------------------------------
+
+class Step(object):
+    """One step of ``run_steps``: a job or a wait.
+
+    ``run(item)`` is a job: it runs on the thread pool.  ``check(item,
+    resource)`` is a wait: it sees the item's resource in every poll (None
+    when the read did not find it) and returns a true value once the item may
+    go on (it calls ``item.fail`` itself when the item cannot), None while it
+    must wait.  ``needed(item)`` says whether the step applies to the item
+    (default: always); ``timed_out(item, resource)`` words a wait that ran
+    out of time.
+    """
+
+    def __init__(self, run=None, check=None, needed=None, timed_out=None):
+        self.run = run
+        self.check = check
+        self.needed = needed
+        self.timed_out = timed_out
+
+
+def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,
+              max_delay=2.0):
+    """Take every item through ``steps``, each item at its own pace.
+
+    Jobs run on a pool of ``workers`` threads that share the client (and so
+    its session and token); ``workers=1`` runs them one after another in this
+    thread.  Waits are one poll loop for every waiting item: one
+    ``fetch(waiting_items)`` per poll (``{key(item): resource}``), quickly at
+    first and backing off to ``max_delay`` (a poll serves every waiting item,
+    so it may come more often than one item's wait would), each wait ending
+    at its own deadline (``timeout`` seconds after the item began it).  An
+    item that fails (``item.ok`` false) stops there; the others go on.  A
+    ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
+    ``item.fail(exc)``); any other exception is a bug and ends the run.
+    """
+    on_error = on_error or (lambda item, exc: item.fail(exc))
+    position = {}
+    running = {}
+    waiting = {}
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+    poll = {'delays': None, 'at': None}
+
+    def call(func, *args):
+        try:
+            return func(*args)
+        except ManilaError as exc:
+            on_error(args[0], exc)
+            return True
+
+    def start(item):
+        """Send the item to its next step that applies (or nowhere: it is done)."""
+        while item.ok and position[id(item)] < len(steps):
+            step = steps[position[id(item)]]
+            if step.needed is not None and not step.needed(item):
+                position[id(item)] += 1
+                continue
+            if step.run is None:
+                if not waiting:
+                    # The first waiter of a while: poll soon, then back off.
+                    poll['delays'] = poll_delays(cap=max_delay)
+                    poll['at'] = client.clock() + next(poll['delays'])
+                waiting[id(item)] = (item, step, client.clock() + timeout)
+                return
+            if pool is None:
+                call(step.run, item)
+                position[id(item)] += 1
+                continue
+            running[pool.submit(call, step.run, item)] = item
+            return
+
+    def poll_once():
+        polled = [entry[0] for entry in waiting.values()]
+        # On the pool too, so that no more than ``workers`` requests (and
+        # connections) are ever open at once: servers such as uwsgi with
+        # keep-alive give each open connection a worker of its own.
+        found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
+        for ident, (item, step, deadline) in list(waiting.items()):
+            resource = found.get(key(item))
+            done = call(step.check, item, resource)
+            if done or not item.ok:
+                del waiting[ident]
+                position[ident] += 1
+                start(item)
+            elif client.clock() >= deadline:
+                del waiting[ident]
+                item.fail(step.timed_out(item, resource) if step.timed_out else
+                          'still not ready after %s seconds' % timeout)
+        poll['at'] = client.clock() + next(poll['delays']) if waiting else None
+
+    try:
+        for item in items:
+            position[id(item)] = 0
+            start(item)
+        while running or waiting:
+            if waiting and client.clock() >= poll['at']:
+                poll_once()
+                continue
+            if running:
+                pause = max(0.0, poll['at'] - client.clock()) if waiting else None
+                finished = futures_wait(list(running), timeout=pause,
+                                        return_when=FIRST_COMPLETED).done
+                for future in finished:
+                    item = running.pop(future)
+                    future.result()  # re-raises what is not a ManilaError
+                    position[id(item)] += 1
+                    start(item)
+            else:
+                client.sleep(max(0.0, poll['at'] - client.clock()))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)

@@ -238,6 +238,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     predicted_rules,
     prepare_rules,
     required_features,
+    rule_argument_spec,
     share_needs_wait_for_rules,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
@@ -256,16 +257,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 class ShareAccessModule(ManilaModule):
     argument_spec = dict(
         share=dict(type='str', required=True),
-        rules=dict(type='list', elements='dict', default=[], options=dict(
-            access_type=dict(type='str', required=True,
-                             choices=['ip', 'user', 'cert', 'cephx']),
-            access_to=dict(type='str', required=True),
-            access_level=dict(type='str', default='rw', choices=['rw', 'ro']),
-            metadata=dict(type='dict'),
-            lock_deletion=dict(type='bool', default=False),
-            lock_visibility=dict(type='bool', default=False),
-            lock_reason=dict(type='str'),
-        )),
+        rules=dict(type='list', elements='dict', default=[], options=rule_argument_spec()),
         state=dict(type='str', default='present', choices=['present', 'absent']),
         purge_rules=dict(type='bool', default=False),
         unrestrict=dict(type='bool', default=False),
@@ -323,30 +315,14 @@ class ShareAccessModule(ManilaModule):
 
     def apply(self, share, plan):
         share_id = share['id']
-        unrestrict = self.params['unrestrict']
-        touched = []
-        allowed = []
-        for rule in plan.add:
-            allowed.append(self.access.allow(share_id, rule)['id'])
-        touched.extend(allowed)
-        for current, level in plan.update:
-            self.access.update_level(current['id'], level)
-            touched.append(current['id'])
-        for current, items in plan.metadata:
-            self.access.set_metadata(current['id'], items)
-        denied = []
-        for current, _rule in plan.replace:
-            self.access.deny(share_id, current, unrestrict)
-            denied.append(current['id'])
+        touched, denied = self.access.send_plan(share_id, plan, self.params['unrestrict'])
+        allowed = touched[:len(plan.add)]   # send_plan lists the new rules first
         if plan.replace:
             # The same target cannot be allowed while the old rule exists.
-            self.access.wait_rules(share_id, denied=denied)
-            for _current, rule in plan.replace:
-                allowed.append(self.access.allow(share_id, rule)['id'])
-                touched.append(allowed[-1])
-        for current in plan.remove:
-            self.access.deny(share_id, current, unrestrict)
-            denied.append(current['id'])
+            self.access.wait_rules(share_id, denied=[c['id'] for c, _rule in plan.replace])
+            replaced = self.access.send_replacements(share_id, plan)
+            touched += replaced
+            allowed += replaced
         if not self.params['wait']:
             rules, _kept = self.access.settle_twins(share_id, allowed, self.access.list(share_id),
                                                     wait=False)

@@ -453,3 +453,29 @@ def test_set_metadata_puts_only_the_items_given():
     ])
     AccessAPI(client).set_metadata('r1', {'a': '1'})
     assert session.bodies('PUT') == [{'metadata': {'a': '1'}}]
+
+
+def test_send_plan_allows_first_then_changes_then_denies_and_replaces_later():
+    existing = [dict(rule('10.0.0.1', level='ro'), id='old-level'),
+                dict(rule('10.0.0.2', state='error'), id='broken'),
+                dict(rule('10.0.0.3'), id='extra')]
+    plan = plan_rules(existing, prepare_rules([
+        {'access_type': 'ip', 'access_to': '10.0.0.1'},
+        {'access_type': 'ip', 'access_to': '10.0.0.2'},
+        {'access_type': 'ip', 'access_to': '10.0.0.9'}]), purge=True)
+    action = '/v2/shares/%s/action' % SHARE_ID
+    client, session = make_client([
+        ('POST', action, RecordedResponse(200, {'access': {'id': 'new'}})),
+        ('PUT', '/v2/share-access-rules/old-level', RecordedResponse(200, {'access': {'id': 'old-level'}})),
+        ('POST', action, RecordedResponse(202)),
+        ('POST', action, RecordedResponse(202)),
+        ('POST', action, RecordedResponse(200, {'access': {'id': 'again'}})),
+    ])
+    api = AccessAPI(client)
+    touched, denied = api.send_plan(SHARE_ID, plan)
+    assert (touched, denied) == (['new', 'old-level'], ['broken', 'extra'])
+    assert api.send_replacements(SHARE_ID, plan) == ['again']
+    posted = session.bodies('POST')
+    assert [list(body)[0] for body in posted] == ['allow_access', 'deny_access', 'deny_access',
+                                                  'allow_access']
+    assert posted[-1]['allow_access']['access_to'] == '10.0.0.2'

@@ -23,17 +23,22 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     SOFT_DELETE,
     UPDATE,
     ShareAPI,
+    carries_marker,
     create_body,
+    export_paths,
     immutable_differences,
     immutable_error,
+    match_in_listing,
     metadata_changes,
     predicted_after,
+    purge_candidates,
     sort_export_locations,
     plan_absent,
     plan_create,
     plan_restore,
     plan_update,
     update_body,
+    with_marker,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
@@ -312,3 +317,51 @@ def test_a_smaller_size_shrinks():
     client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], RecordedResponse(202))])
     ShareAPI(client).resize(SHARE['id'], 1, 2)
     assert session.bodies('POST') == [{'shrink': {'new_size': 1}}]
+
+
+# -- the fleet form's helpers ------------------------------------------------------
+
+MARKER = {'key': 'owner', 'value': 'repo'}
+
+
+def test_the_marker_joins_the_metadata_a_task_wants():
+    assert with_marker(None, None) is None
+    assert with_marker(None, MARKER) == {'owner': 'repo'}
+    assert with_marker({'team': 'a'}, MARKER) == {'team': 'a', 'owner': 'repo'}
+    # with the marker, plan_update sets it on an unmarked share (merge: other keys kept)
+    plan = plan_update(SHARE, {'metadata': with_marker(None, MARKER)})
+    assert plan.action == UPDATE and plan.metadata_set == {'owner': 'repo'}
+    assert plan.metadata_delete == []
+
+
+def test_purge_takes_only_marked_shares_the_task_does_not_name():
+    mine = dict(SHARE, id='1', name='mine', metadata={'owner': 'repo'})
+    listed = dict(SHARE, id='2', name='listed', metadata={'owner': 'repo'})
+    by_id = dict(SHARE, id='3', name='renamed', metadata={'owner': 'repo'})
+    foreign = dict(SHARE, id='4', name='theirs', metadata={'owner': 'other'})
+    bare = dict(SHARE, id='5', name='bare', metadata={})
+    listing = [mine, listed, by_id, foreign, bare]
+    assert carries_marker(mine, MARKER) and not carries_marker(foreign, MARKER)
+    assert not carries_marker(mine, None)
+    assert purge_candidates(listing, MARKER, {'listed'}, {'3'}) == [mine]
+    assert purge_candidates(listing, None, set(), set()) == []
+
+
+def test_matching_in_a_listing_by_id_or_by_one_name():
+    a, b = dict(SHARE, id='1', name='x'), dict(SHARE, id='2', name='x')
+    assert match_in_listing([a, b], share_id='2') is b
+    assert match_in_listing([a], name='x') is a
+    assert match_in_listing([a], name='y') is None
+    with pytest.raises(AmbiguousName) as err:
+        match_in_listing([a, b], name='x')
+    assert '1, 2' in str(err.value)
+
+
+def test_export_paths_preferred_first_without_admin_only_ones():
+    admin_view = [{'path': 'b', 'preferred': False, 'is_admin_only': False},
+                  {'path': 'internal', 'preferred': True, 'is_admin_only': True},
+                  {'path': 'a', 'preferred': True, 'is_admin_only': False}]
+    member_view = [{'path': 'b', 'preferred': False}, {'path': 'a', 'preferred': True}]
+    assert export_paths(admin_view) == ['a', 'b']
+    assert export_paths(member_view) == ['a', 'b']
+    assert export_paths(None) == []

@@ -6,6 +6,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import itertools
+import threading
 
 import pytest
 
@@ -17,7 +18,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_ERROR_STATES
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
+    Step,
     poll_delays,
+    run_steps,
     user_message_explainer,
     wait_for_status,
     wait_until,
@@ -149,3 +152,85 @@ def test_user_message_explainer_reads_the_newest_messages_of_the_resource():
                                              {'user_message': 'Quota exceeded.'}]})),
     ])
     assert user_message_explainer(client, 'abc')(None) == 'Manila says: No valid host. | Quota exceeded.'
+
+
+# -- run_steps: many resources, jobs and waits -------------------------------------
+
+class Thing(object):
+    def __init__(self, name):
+        self.name = name
+        self.error = None
+        self.log = []
+
+    @property
+    def ok(self):
+        return self.error is None
+
+    def fail(self, error):
+        if self.error is None:
+            self.error = str(error)
+
+
+def test_every_wait_shares_one_read_per_poll_and_has_its_own_deadline():
+    client = Clocked()
+    fast, slow, stuck = Thing('fast'), Thing('slow'), Thing('stuck')
+    polls = []
+    # what the listing says, poll after poll
+    states = iter([
+        {'fast': 'creating', 'slow': 'creating', 'stuck': 'creating'},
+        {'fast': 'available', 'slow': 'creating', 'stuck': 'creating'},
+        {'slow': 'creating', 'stuck': 'creating'},
+        {'slow': 'available', 'stuck': 'creating'},
+    ] + [{'stuck': 'creating'}] * 50)
+
+    def fetch(waiting):
+        polls.append(sorted(t.name for t in waiting))
+        return next(states)
+
+    def ready(thing, status):
+        thing.log.append(status)
+        return True if status == 'available' else None
+
+    def after(thing):
+        thing.log.append('after')
+
+    run_steps(client, [fast, slow, stuck],
+              [Step(check=ready, timed_out=lambda t, status: '%s still %s' % (t.name, status)),
+               Step(run=after)],
+              fetch, key=lambda t: t.name, timeout=10)
+    assert polls[:3] == [['fast', 'slow', 'stuck'], ['fast', 'slow', 'stuck'], ['slow', 'stuck']]
+    assert fast.log == ['creating', 'available', 'after'] and fast.ok
+    assert slow.log[-2:] == ['available', 'after'] and slow.ok
+    assert stuck.error == 'stuck still creating' and 'after' not in stuck.log
+    assert client.clock.now >= 10
+    assert max(client.clock.sleeps) <= 5.0
+
+
+def test_a_step_applies_only_where_needed_and_a_failed_item_stops():
+    client = Clocked()
+    a, b = Thing('a'), Thing('b')
+
+    def boom(thing):
+        raise ManilaError('refused %s' % thing.name, status=400)
+
+    run_steps(client, [a, b], [
+        Step(run=boom, needed=lambda t: t.name == 'b'),
+        Step(run=lambda t: t.log.append('second')),
+    ], fetch=lambda waiting: {}, key=lambda t: t.name, timeout=5)
+    assert a.log == ['second'] and a.ok
+    assert b.log == [] and b.error == 'refused b (HTTP 400)'
+
+
+def test_jobs_run_together_on_the_pool_and_a_bug_is_not_swallowed():
+    barrier = threading.Barrier(3, timeout=10)
+    things = [Thing(str(n)) for n in range(3)]
+    # three jobs can only pass the barrier together: the pool runs them at once
+    run_steps(Clocked(), things, [Step(run=lambda t: t.log.append(barrier.wait()))],
+              fetch=lambda waiting: {}, key=lambda t: t.name, timeout=5, workers=3)
+    assert sorted(t.log[0] for t in things) == [0, 1, 2]
+
+    def bug(thing):
+        raise KeyError(thing.name)
+    with pytest.raises(KeyError):
+        run_steps(Clocked(), [Thing('x')], [Step(run=bug)], fetch=lambda waiting: {},
+                  key=lambda t: t.name, timeout=5, workers=2)

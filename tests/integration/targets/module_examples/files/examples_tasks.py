@@ -64,6 +64,9 @@ PLAN = [
     ('setup', 'the ID of the projects share'),
     ('share', 'Rename a share by ID'),
     ('share', 'Into the recycle bin'),
+    ('shares', 'Three shares with their clients, in one task'),
+    ('shares', 'Where to mount each of them'),
+    ('shares', 'Exactly this list - marked shares that are no longer listed are deleted'),
 ]
 
 # Examples that cannot run against the local cloud, and why.
@@ -124,6 +127,9 @@ def substitutions(settings):
         'cephfs-data': prefix + 'cephfs-data',
         'projects-before-upgrade': prefix + 'projects-before-upgrade',
         'scratch': prefix + 'scratch',
+        'home': prefix + 'home',
+        'software': prefix + 'software',
+        'storage-repo': prefix + 'storage-repo',
         'storage@beta#pool_b': settings['pool_beta'],
         'gold': settings['type_beta'],
         EXAMPLE_UUID: '{{ example_projects_id }}',
@@ -151,10 +157,12 @@ def foreign_names(task, prefix):
     for action, args in task.items():
         if (action.startswith('openkeel.manila.') and isinstance(args, dict)
                 and action != 'openkeel.manila.share_pool_info'):   # its name is a pool
-            for key in ('share', 'name'):
-                value = args.get(key)
-                if isinstance(value, str) and not value.startswith((prefix, '{{')):
-                    found.append(value)
+            entries = [args] + [e for e in args.get('shares') or [] if isinstance(e, dict)]
+            for entry in entries:
+                for key in ('share', 'name'):
+                    value = entry.get(key)
+                    if isinstance(value, str) and not value.startswith((prefix, '{{')):
+                        found.append(value)
     return found
 
 
