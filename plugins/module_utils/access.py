@@ -17,14 +17,18 @@ __metaclass__ = type
 import ipaddress
 import string
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
-from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     Forbidden,
+    InvalidInput,
     ManilaError,
+    reword,
+    same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     feature_min_version,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_ACTIVE_STATES,
     ACCESS_DENY_STATES,
@@ -32,11 +36,14 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_REDACTED_VALUE,
     ACCESS_RULES_STATUS_ACTIVE,
     ACCESS_RULES_STATUS_ERROR,
+    SHARE_BUSY_STATES,
+    SHARE_ERROR_STATES,
+    SHARE_MIGRATING_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
-    WaitFailed,
-    WaitTimeout,
-    wait_for,
+    explain_safely,
+    user_message_explainer,
+    wait_until,
 )
 
 ACCESS_TYPES = ('ip', 'user', 'cert', 'cephx')
@@ -52,15 +59,8 @@ METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
 # The fields of a rule shown in diffs.
 DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
 
-# Internal states of a wait (the waiter only sees these).
-_SETTLED, _BUSY, _FAILED = 'settled', 'busy', 'failed'
-
-
-class InvalidRule(ValueError):
-    """A rule Manila would refuse, found before any request."""
-
-
 # -- validation ---------------------------------------------------------------
+
 
 def _ip_network(value, version):
     """The network of an ip rule target, validated as Manila does (strict)."""
@@ -76,11 +76,11 @@ def _ip_network(value, version):
                     'network) or %s (the single address)?' % (meant, address))
         except ValueError:
             pass
-        raise InvalidRule('ip rule %r is not a valid address or network: %s.%s'
-                          % (value, exc, hint))
+        raise InvalidInput('ip rule %r is not a valid address or network: %s.%s'
+                           % (value, exc, hint))
     if network.version == 6 and version is not None and \
             version < feature_min_version('ipv6_access_rules'):
-        raise InvalidRule(
+        raise InvalidInput(
             'ip rule %r is IPv6: IPv6 access rules need Manila API %s; this '
             'task uses %s.' % (value, feature_min_version('ipv6_access_rules'),
                                version))
@@ -91,49 +91,49 @@ def _check_user(value):
     # Manila: 4-255 characters; the first one may be anything but a newline,
     # the others none of "/\[]:;|=,+*?<>; and not only periods and spaces.
     if value and all(c.isspace() or c in '.|' for c in value):
-        raise InvalidRule('user rule %r: a user or group name cannot consist '
-                          'only of periods or spaces.' % value)
+        raise InvalidInput('user rule %r: a user or group name cannot consist '
+                           'only of periods or spaces.' % value)
     if not USER_MIN_LENGTH <= len(value) <= USER_MAX_LENGTH:
-        raise InvalidRule('user rule %r: a user or group name must be %d-%d '
-                          'characters long (it has %d).' % (
-                              value, USER_MIN_LENGTH, USER_MAX_LENGTH, len(value)))
+        raise InvalidInput('user rule %r: a user or group name must be %d-%d '
+                           'characters long (it has %d).' % (
+                               value, USER_MIN_LENGTH, USER_MAX_LENGTH, len(value)))
     bad = sorted(set(c for c in value[1:] if c in USER_FORBIDDEN_CHARS))
     if value[0] == '\n' or bad:
-        raise InvalidRule('user rule %r: a user or group name cannot contain %s '
-                          '(Manila refuses any of "/\\[]:;|=,+*?<>).'
-                          % (value, ' '.join(bad) or 'a newline'))
+        raise InvalidInput('user rule %r: a user or group name cannot contain %s '
+                           '(Manila refuses any of "/\\[]:;|=,+*?<>).'
+                           % (value, ' '.join(bad) or 'a newline'))
 
 
 def _check_cert(value):
     common_name = value.strip()
     if not 1 <= len(common_name) <= CERT_MAX_LENGTH:
-        raise InvalidRule('cert rule %r: the certificate common name must be '
-                          '1-%d characters long (it has %d).' % (
-                              value, CERT_MAX_LENGTH, len(common_name)))
+        raise InvalidInput('cert rule %r: the certificate common name must be '
+                           '1-%d characters long (it has %d).' % (
+                               value, CERT_MAX_LENGTH, len(common_name)))
 
 
 def _check_cephx(value, version):
     needed = feature_min_version('cephx_access_rules')
     if version is not None and version < needed:
-        raise InvalidRule('cephx rule %r: cephx access rules need Manila API %s; '
-                          'this task uses %s.' % (value, needed, version))
+        raise InvalidInput('cephx rule %r: cephx access rules need Manila API %s; '
+                           'this task uses %s.' % (value, needed, version))
     if not value:
-        raise InvalidRule('cephx rule: the Ceph ID cannot be empty.')
+        raise InvalidInput('cephx rule: the Ceph ID cannot be empty.')
     if not set(value) <= set(string.printable):
-        raise InvalidRule('cephx rule %r: a Ceph ID must consist of printable '
-                          'ASCII characters.' % value)
+        raise InvalidInput('cephx rule %r: a Ceph ID must consist of printable '
+                           'ASCII characters.' % value)
     if '.' in value:
-        raise InvalidRule('cephx rule %r: a Ceph ID cannot contain periods (give '
-                          'the ID without the "client." prefix).' % value)
+        raise InvalidInput('cephx rule %r: a Ceph ID cannot contain periods (give '
+                           'the ID without the "client." prefix).' % value)
 
 
 def validate_target(access_type, access_to, version=None):
-    """Raise InvalidRule when Manila would refuse this target at ``version``."""
+    """Raise InvalidInput when Manila would refuse this target at ``version``."""
     if access_type not in ACCESS_TYPES:
-        raise InvalidRule('access_type %r is not one of %s.'
-                          % (access_type, ', '.join(ACCESS_TYPES)))
+        raise InvalidInput('access_type %r is not one of %s.'
+                           % (access_type, ', '.join(ACCESS_TYPES)))
     if access_to is None:
-        raise InvalidRule('a %s rule needs access_to.' % access_type)
+        raise InvalidInput('a %s rule needs access_to.' % access_type)
     access_to = str(access_to)
     if access_type == 'ip':
         _ip_network(access_to, version)
@@ -148,21 +148,15 @@ def validate_target(access_type, access_to, version=None):
 def _check_metadata(where, metadata):
     for key, value in metadata.items():
         if not key:
-            raise InvalidRule('%s: a metadata key is empty.' % where)
+            raise InvalidInput('%s: a metadata key is empty.' % where)
         if len(key) > METADATA_KEY_MAX:
-            raise InvalidRule('%s: metadata key %r is longer than %d characters.'
-                              % (where, key, METADATA_KEY_MAX))
+            raise InvalidInput('%s: metadata key %r is longer than %d characters.'
+                               % (where, key, METADATA_KEY_MAX))
         if not value:
-            raise InvalidRule('%s: metadata key %r has an empty value.' % (where, key))
+            raise InvalidInput('%s: metadata key %r has an empty value.' % (where, key))
         if len(value) > METADATA_VALUE_MAX:
-            raise InvalidRule('%s: the value of metadata key %r is longer than %d '
-                              'characters.' % (where, key, METADATA_VALUE_MAX))
-
-
-def _as_text(value):
-    if isinstance(value, bool):
-        return 'True' if value else 'False'
-    return str(value)
+            raise InvalidInput('%s: the value of metadata key %r is longer than %d '
+                               'characters.' % (where, key, METADATA_VALUE_MAX))
 
 
 def normalize_rule(rule, version=None):
@@ -175,19 +169,19 @@ def normalize_rule(rule, version=None):
         access_to = access_to.strip()
     level = rule.get('access_level') or DEFAULT_LEVEL
     if level not in ACCESS_LEVELS:
-        raise InvalidRule('%s rule %r: access_level must be rw or ro, not %r.'
-                          % (access_type, access_to, level))
+        raise InvalidInput('%s rule %r: access_level must be rw or ro, not %r.'
+                           % (access_type, access_to, level))
     where = '%s rule %r' % (access_type, access_to)
     metadata = rule.get('metadata')
     if metadata is not None:
-        metadata = dict((str(k), _as_text(v)) for k, v in metadata.items())
+        metadata = dict((str(k), as_metadata_value(v)) for k, v in metadata.items())
         _check_metadata(where, metadata)
     lock_deletion = bool(rule.get('lock_deletion'))
     lock_visibility = bool(rule.get('lock_visibility'))
     lock_reason = rule.get('lock_reason')
     if lock_reason and not (lock_deletion or lock_visibility):
-        raise InvalidRule('%s: lock_reason only applies with lock_deletion or '
-                          'lock_visibility.' % where)
+        raise InvalidInput('%s: lock_reason only applies with lock_deletion or '
+                           'lock_visibility.' % where)
     return dict(access_type=access_type, access_to=access_to, access_level=level,
                 metadata=metadata, lock_deletion=lock_deletion,
                 lock_visibility=lock_visibility, lock_reason=lock_reason)
@@ -219,7 +213,7 @@ def _label(rule):
 
 
 def prepare_rules(rules, version=None):
-    """Validate every rule of the task and fold duplicates; raise InvalidRule.
+    """Validate every rule of the task and fold duplicates; raise InvalidInput.
 
     The same target twice with the same settings is one rule; with two access
     levels (or two different metadata or lock settings) it is an error.  Every
@@ -230,7 +224,7 @@ def prepare_rules(rules, version=None):
     for index, raw in enumerate(rules or []):
         try:
             rule = normalize_rule(raw, version)
-        except InvalidRule as exc:
+        except InvalidInput as exc:
             problems.append('rules[%d]: %s' % (index, exc))
             continue
         twin = None
@@ -252,8 +246,8 @@ def prepare_rules(rules, version=None):
                 'different settings (%s); give it once.' % (
                     twin['index'], index, _label(twin), _label(rule), detail))
     if problems:
-        raise InvalidRule('Invalid access rules, nothing was changed: %s'
-                          % ' '.join(problems))
+        raise InvalidInput('Invalid access rules, nothing was changed: %s'
+                           % ' '.join(problems))
     for rule in prepared:
         rule.pop('index', None)
     return prepared
@@ -297,10 +291,6 @@ class Plan(object):
     def changed(self):
         return bool(self.add or self.update or self.replace or self.metadata
                     or self.remove)
-
-    @property
-    def writes_rules(self):
-        return bool(self.add or self.update or self.replace or self.remove)
 
 
 def plan_rules(existing, desired, state='present', purge=False,
@@ -396,13 +386,9 @@ def predicted_rules(existing, plan):
 class AccessAPI(object):
     """The access-rule calls for one client, at its negotiated microversion."""
 
-    def __init__(self, client, timeout=180, clock=None):
+    def __init__(self, client, timeout=180):
         self.client = client
         self.timeout = timeout
-        # The waits sleep with the client's sleep; tests may also set the clock.
-        self.wait_options = dict(sleep=client.sleep)
-        if clock is not None:
-            self.wait_options['clock'] = clock
 
     # reading
     def list(self, share_id, filters=None):
@@ -442,16 +428,13 @@ class AccessAPI(object):
         if unrestrict:
             self.client.require('access_rule_locks', 'unrestrict')
             args['unrestrict'] = True
-        try:
-            self.client.action('shares/%s' % share_id, 'deny_access', args)
-        except Forbidden as exc:
-            hint = ('Set unrestrict=true to drop its deletion lock (only who '
-                    'placed the lock, or an admin, can).' if not unrestrict else
-                    'Only who placed the lock, or an admin, can remove it.')
-            raise ManilaError('Rule %s (%s) cannot be denied: it is locked against '
-                              'deletion. %s Manila said: %s' % (
-                                  rule['id'], _label(rule), hint, exc.message),
-                              status=exc.status, request_id=exc.request_id)
+        hint = ('Set unrestrict=true to drop its deletion lock (only who placed the '
+                'lock, or an admin, can).' if not unrestrict else
+                'Only who placed the lock, or an admin, can remove it.')
+        locked = reword(Forbidden, lambda exc: same_details(
+            exc, ManilaError, 'Rule %s (%s) cannot be denied: it is locked against '
+            'deletion. %s Manila said: %s' % (rule['id'], _label(rule), hint, exc.message)))
+        locked(self.client.action)('shares/%s' % share_id, 'deny_access', args)
 
     def update_level(self, rule_id, level):
         return self.client.put('share-access-rules/%s' % rule_id,
@@ -471,39 +454,32 @@ class AccessAPI(object):
         """
         touched = set(touched)
         denied = set(denied)
-        last = {}
+        messages = user_message_explainer(self.client, share_id)
 
-        def fetch():
-            rules = self.list(share_id)
-            last['rules'] = rules
-            return {'status': rules_progress(rules, touched, denied), 'rules': rules}
+        def failure(rules):
+            failed = failed_rules(rules, touched)
+            if not failed:
+                return None
+            return 'has %s in error (%s)' % (
+                'this access rule' if len(failed) == 1 else 'these access rules',
+                ', '.join('%s, %s, %s' % (_label(r), r.get('access_level'), r['id'])
+                          for r in failed))
 
-        label = what or 'the access rules of share %s' % share_id
-        try:
-            wait_for(fetch, targets=(_SETTLED,), errors=(_FAILED,), timeout=self.timeout,
-                     what=label, **self.wait_options)
-        except WaitTimeout:
-            raise WaitTimeout('After %s seconds %s are still not settled: %s. Raise '
-                              '"timeout" or check the share service.' % (
-                                  self.timeout, label, pending_summary(
-                                      last.get('rules', []), touched, denied)))
-        except WaitFailed:
-            failed = [r for r in last.get('rules', []) if r['id'] in touched
-                      and r.get('state') in ACCESS_ERROR_STATES]
-            try:
-                reason = resources.user_messages(self.client, share_id)
-            except ManilaError as exc:
-                reason = 'Manila user messages could not be read: %s' % exc
-            raise WaitFailed(
-                'Manila could not apply %s on share %s: %s went to error. %s%sThe '
-                'rule is left in error: remove it with state=absent, or run the '
-                'task again to retry it.' % (
-                    'this access rule' if len(failed) == 1 else 'these access rules',
-                    share_id, ', '.join('%s (%s, %s)' % (_label(r), r.get('access_level'), r['id'])
-                                        for r in failed),
-                    reason, '. ' if reason and not reason.endswith('.') else ' ' if reason else ''),
-                state='error')
-        return last['rules']
+        def explain(rules):
+            said = explain_safely(messages, rules)
+            if failed_rules(rules, touched):
+                said = ('%s The rule is left in error: remove it with state=absent, '
+                        'or run the task again to retry it.' % said).strip()
+            return said
+
+        return wait_until(
+            self.client, lambda: self.list(share_id),
+            ready=lambda rules: not pending_rules(rules, touched, denied),
+            what=what or 'Share %s' % share_id, goal='its access rules to settle',
+            timeout=self.timeout, failure=failure,
+            describe=lambda rules: 'settling its access rules (%s)' % '; '.join(
+                pending_rules(rules, touched, denied)),
+            explain=explain)
 
     def wait_share_status(self, share_id, get_share):
         """Poll the share until its access_rules_status is no longer syncing.
@@ -511,51 +487,63 @@ class AccessAPI(object):
         Returns the share.  'error' is returned, not raised: it may come from
         a rule this task did not touch; the caller decides.
         """
-        def fetch():
-            share = get_share(share_id)
-            if share is None:
-                return None
-            status = share.get('access_rules_status')
-            done = status in ACCESS_RULES_STATUS_ACTIVE or status in ACCESS_RULES_STATUS_ERROR
-            return dict(share, _progress=_SETTLED if done else _BUSY)
-
-        share = wait_for(fetch, targets=(_SETTLED,), errors=(), timeout=self.timeout,
-                         what='The access_rules_status of share %s' % share_id,
-                         state_of=lambda s: s['_progress'], **self.wait_options)
-        share.pop('_progress', None)
-        return share
+        settled = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
+        return wait_until(
+            self.client, lambda: get_share(share_id),
+            ready=lambda share: share is not None and share.get('access_rules_status') in settled,
+            what='Share %s' % share_id, goal='access_rules_status active or error',
+            timeout=self.timeout,
+            describe=lambda share: 'access_rules_status %s' % share.get('access_rules_status'))
 
 
-def pending_summary(rules, touched, denied):
-    """What a wait is still waiting for, in words."""
+def failed_rules(rules, touched):
+    """The rules among ``touched`` (IDs) that are in error."""
+    return [r for r in rules if r['id'] in touched and r.get('state') in ACCESS_ERROR_STATES]
+
+
+def pending_rules(rules, touched, denied):
+    """What a wait for ``touched`` (to be active) and ``denied`` (to be gone)
+    still waits for, one phrase per rule; empty when it is over."""
     by_id = dict((r['id'], r) for r in rules)
-    parts = []
+    pending = []
     for rule_id in sorted(touched):
         rule = by_id.get(rule_id)
         if rule is None:
-            parts.append('rule %s is missing from the listing' % rule_id)
+            pending.append('rule %s is missing from the listing' % rule_id)
         elif rule.get('state') not in ACCESS_ACTIVE_STATES:
-            parts.append('%s is %s' % (_label(rule), rule.get('state')))
+            pending.append('%s is %s' % (_label(rule), rule.get('state')))
     for rule_id in sorted(denied):
         if rule_id in by_id:
-            parts.append('%s is still %s' % (_label(by_id[rule_id]), by_id[rule_id].get('state')))
-    return '; '.join(parts) or 'nothing pending'
+            pending.append('%s is still %s' % (_label(by_id[rule_id]), by_id[rule_id].get('state')))
+    return pending
 
 
-def rules_progress(rules, touched, denied):
-    """settled / busy / failed for a listing, given the IDs waited on."""
-    by_id = dict((r['id'], r) for r in rules)
-    for rule_id in touched:
-        rule = by_id.get(rule_id)
-        if rule is not None and rule.get('state') in ACCESS_ERROR_STATES:
-            return _FAILED
-    for rule_id in touched:
-        rule = by_id.get(rule_id)
-        if rule is None or rule.get('state') not in ACCESS_ACTIVE_STATES:
-            return _BUSY
-    if any(rule_id in by_id for rule_id in denied):
-        return _BUSY
-    return _SETTLED
+def share_needs_wait_for_rules(client, share, wait):
+    """Whether the share must be waited for before its rules can change.
+
+    Raises CannotConverge when Manila would refuse rule changes and no wait
+    can mend that (recycle bin, migration, busy with ``wait`` false), and
+    UnsupportedFeature for a share in error below 2.74.
+    """
+    label = 'Share %s (%s)' % (share.get('name'), share['id'])
+    status = share.get('status')
+    if share.get('is_soft_deleted'):
+        raise CannotConverge('%s is in the recycle bin; restore it before changing '
+                             'its access rules.' % label)
+    if status in SHARE_MIGRATING_STATES:
+        raise CannotConverge('%s is %s (task state %s): Manila refuses access rule '
+                             'changes until the migration is completed or cancelled.'
+                             % (label, status, share.get('task_state')))
+    if status in SHARE_ERROR_STATES:
+        client.require('access_rules_on_error_share',
+                       '%s is in status %s: changing its access rules' % (label, status))
+    if status not in SHARE_BUSY_STATES:
+        return False
+    if not wait:
+        raise CannotConverge('%s is busy (%s) and Manila refuses access rule changes '
+                             'until it is done; run again later or set wait=true.'
+                             % (label, status))
+    return True
 
 
 def filter_rules(rules, access_type=None, access_to=None, access_level=None,

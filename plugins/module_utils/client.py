@@ -2,13 +2,14 @@
 # Copyright: openkeel.manila contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The one Manila client every module of this collection uses.
+"""The HTTP client every module of this collection uses.
 
-It owns: the keystone session (built by openstacksdk's config loader from
-clouds.yaml, ``OS_*`` variables or an ``auth`` dict), the shared-file-system
-endpoint, microversion negotiation (once per task), sending requests with the
-negotiated version header, turning Manila's error bodies into one exception,
-and retrying safe reads.  Modules never build URLs or headers themselves.
+It owns: microversion negotiation (once per task, from the versions
+document), sending requests with the negotiated version header (and the
+experimental header where a feature needs it), turning error answers into
+the exceptions of errors.py, retrying safe reads, refusing any write in check
+mode, and the clock and sleep that every wait uses.  Modules never build URLs
+or headers themselves; connection.py builds the client.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -18,19 +19,16 @@ __metaclass__ = type
 import re
 import time
 
-try:
-    from urllib.parse import urlencode, urlsplit, urlunsplit
-except ImportError:  # pragma: no cover - Python 2 is not supported
-    from urllib import urlencode  # noqa
-    from urlparse import urlsplit, urlunsplit  # noqa
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
-try:
-    from keystoneauth1 import exceptions as ksa_exc
-    HAS_KEYSTONEAUTH = True
-except ImportError:
-    ksa_exc = None
-    HAS_KEYSTONEAUTH = False
-
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CheckModeWrite,
+    ConfigurationError,
+    UnsupportedFeature,
+    error_from_keystoneauth,
+    error_from_response,
+    is_connection_error,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     APIVersion,
     MAX_KNOWN_VERSION,
@@ -39,114 +37,17 @@ from ansible_collections.openkeel.manila.plugins.module_utils.microversions impo
     feature_needs_experimental,
 )
 
+try:
+    from keystoneauth1 import exceptions as ksa_exc
+    _TRANSPORT_ERRORS = (ksa_exc.ClientException,)
+except ImportError:  # reported by the module base (missing_required_lib)
+    _TRANSPORT_ERRORS = (IOError,)
+
 VERSION_HEADER = 'X-OpenStack-Manila-API-Version'
 EXPERIMENTAL_HEADER = 'X-OpenStack-Manila-API-Experimental'
-REQUEST_ID_HEADERS = ('x-openstack-request-id', 'x-compute-request-id')
-
-# Catalog service types accepted for Manila's v2 API, best first.  The
-# generic alias "share" is deliberately absent: it names the v1 API.
-SERVICE_TYPES = ('shared-file-system', 'sharev2')
 
 RETRIABLE_STATUSES = (500, 502, 503, 504)
 SAFE_METHODS = ('GET', 'HEAD')
-UUID_RE = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
-                     r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
-
-
-def looks_like_uuid(value):
-    return bool(value) and bool(UUID_RE.match(str(value)))
-
-
-class ManilaError(Exception):
-    """A request to Manila (or Keystone) that did not succeed.
-
-    ``status`` is the HTTP status (None when no answer came back),
-    ``message`` Manila's own message, ``request_id`` the id Manila logged.
-    """
-
-    def __init__(self, message, status=None, request_id=None, method=None,
-                 url=None):
-        super(ManilaError, self).__init__(message)
-        self.message = message
-        self.status = status
-        self.request_id = request_id
-        self.method = method
-        self.url = url
-
-    def __str__(self):
-        parts = [self.message]
-        if self.status is not None and self.method:
-            parts.append('(HTTP %s on %s %s)' % (self.status, self.method,
-                                                 _path_of(self.url)))
-        elif self.status is not None:
-            parts.append('(HTTP %s)' % self.status)
-        if self.request_id:
-            parts.append('[request id %s]' % self.request_id)
-        return ' '.join(parts)
-
-
-class NotFound(ManilaError):
-    pass
-
-
-class Forbidden(ManilaError):
-    pass
-
-
-class Conflict(ManilaError):
-    pass
-
-
-class UnsupportedFeature(ManilaError):
-    """A feature the negotiated microversion cannot do (raised before any write)."""
-
-
-class ConfigurationError(ManilaError):
-    """Auth, endpoint or version problems found before talking to Manila's API."""
-
-
-class CheckModeWrite(Exception):
-    """A write was attempted in check mode: a bug, never sent to Manila."""
-
-
-_STATUS_CLASSES = {403: Forbidden, 404: NotFound, 409: Conflict}
-
-
-def _path_of(url):
-    if not url:
-        return ''
-    parts = urlsplit(url)
-    return parts.path + ('?' + parts.query if parts.query else '')
-
-
-def error_from_response(response, method, url):
-    """Build a ManilaError from an HTTP response with an error status."""
-    message = None
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict):
-        # Manila: {"itemNotFound": {"code": 404, "message": "..."}};
-        # Keystone: {"error": {"code": 401, "message": "...", "title": ...}}
-        for value in body.values():
-            if isinstance(value, dict) and value.get('message'):
-                message = value['message']
-                break
-        if message is None and body.get('message'):
-            message = body['message']
-    if not message:
-        text = (getattr(response, 'text', '') or '').strip()
-        message = text[:500] or 'HTTP %s with no message' % response.status_code
-    headers = getattr(response, 'headers', {}) or {}
-    request_id = None
-    for name in REQUEST_ID_HEADERS:
-        request_id = headers.get(name) or headers.get(name.title())
-        if request_id:
-            break
-    cls = _STATUS_CLASSES.get(response.status_code, ManilaError)
-    return cls(message, status=response.status_code, request_id=request_id,
-               method=method, url=url)
 
 
 def versions_document_url(endpoint):
@@ -214,7 +115,7 @@ def negotiate(server_min, server_max, cap=None):
     if version < MIN_SUPPORTED_VERSION:
         raise ConfigurationError(
             'This Manila offers API versions up to %s; this collection needs '
-            '%s or newer (Manila Pike or later).' % (server_max, MIN_SUPPORTED_VERSION))
+            '%s or newer (Manila Ocata or later).' % (server_max, MIN_SUPPORTED_VERSION))
     if version < server_min:
         raise ConfigurationError(
             'api_version %s is older than the oldest version this Manila '
@@ -226,13 +127,16 @@ class ManilaClient(object):
     """Talks to one Manila endpoint at one negotiated microversion."""
 
     def __init__(self, session, endpoint, api_version_cap=None,
-                 check_mode=False, sleep=time.sleep, read_retries=3,
-                 retry_delay=0.5):
+                 check_mode=False, sleep=time.sleep, clock=time.monotonic,
+                 read_retries=3, retry_delay=0.5):
         self.session = session
         self.endpoint = endpoint.rstrip('/')
         self.api_version_cap = api_version_cap
         self.check_mode = check_mode
+        # Every pause (retries, waits) goes through these two, so tests can
+        # run on a fake clock.
         self.sleep = sleep
+        self.clock = clock
         self.read_retries = read_retries
         self.retry_delay = retry_delay
         self.version = None
@@ -360,44 +264,13 @@ class ManilaClient(object):
                     url, method, raise_exc=False, authenticated=authenticated,
                     **kwargs)
             except _TRANSPORT_ERRORS as exc:
-                if _is_connection_error(exc) and not last:
+                if is_connection_error(exc) and not last:
                     self.sleep(delay)
                     delay *= 2
                     continue
-                raise _error_from_transport(exc, method, url)
+                raise error_from_keystoneauth(exc, method, url)
             if response.status_code in RETRIABLE_STATUSES and not last:
                 self.sleep(delay)
                 delay *= 2
                 continue
             return response
-
-
-_TRANSPORT_ERRORS = (ksa_exc.ClientException,) if ksa_exc is not None else (IOError,)
-
-
-def _is_connection_error(exc):
-    if ksa_exc is None:
-        return False
-    return isinstance(exc, (ksa_exc.ConnectFailure, ksa_exc.ConnectTimeout,
-                            ksa_exc.UnknownConnectionError))
-
-
-def _error_from_transport(exc, method, url):
-    if ksa_exc is not None:
-        if isinstance(exc, ksa_exc.EndpointNotFound):
-            return ConfigurationError(str(exc))
-        if isinstance(exc, ksa_exc.Unauthorized):
-            return ManilaError('Keystone refused the credentials: %s' % exc,
-                               status=401, method=method, url=url)
-        if isinstance(exc, ksa_exc.HttpError):
-            return ManilaError(str(exc), status=getattr(exc, 'http_status', None),
-                               request_id=getattr(exc, 'request_id', None),
-                               method=method, url=url)
-        if isinstance(exc, (ksa_exc.ConnectFailure, ksa_exc.ConnectTimeout,
-                            ksa_exc.UnknownConnectionError)):
-            return ManilaError('Could not connect to %s: %s' % (url, exc),
-                               method=method, url=url)
-        if isinstance(exc, ksa_exc.ClientException):
-            return ManilaError(str(exc), method=method, url=url)
-    return ManilaError('%s while calling %s %s: %s' % (
-        type(exc).__name__, method, _path_of(url), exc), method=method, url=url)

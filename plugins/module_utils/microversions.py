@@ -68,7 +68,6 @@ FEATURES = {
     'availability_zone_filter': ('2.97', None),
     'migration': ('2.29', '2.96'),
     'migration_progress_api': ('2.98', None),
-    'migration_progress_details': ('2.59', None),
 }
 
 

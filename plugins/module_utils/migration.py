@@ -17,29 +17,33 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
-import time
-
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
-from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     Forbidden,
+    InvalidInput,
     ManilaError,
-    NotFound,
-    looks_like_uuid,
+    reword,
+    same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     MIGRATION_CANCELLABLE_STATES,
+    MIGRATION_CANCELLED,
     MIGRATION_CANCELLING_STATES,
     MIGRATION_COMPLETING_STATES,
+    MIGRATION_DRIVER_PHASE1_DONE,
     MIGRATION_ERROR_STATES,
     MIGRATION_FINAL_STATES,
     MIGRATION_IN_FLIGHT_STATES,
     MIGRATION_PHASE1_DONE_STATES,
+    MIGRATION_SUCCESS,
     SHARE_ERROR_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
-    WaitFailed,
-    wait_for,
+    explain_safely,
+    user_message_explainer,
+    wait_for_status,
+    wait_until,
 )
 
 COMPLETED = 'completed'
@@ -50,9 +54,6 @@ DESIRED_STATES = (COMPLETED, PHASE1_DONE, CANCELLED)
 # Instance statuses of a migration's two halves.
 SOURCE_INSTANCE_STATUS = 'migrating'
 DESTINATION_INSTANCE_STATUS = 'migrating_to'
-
-# Manila's pool names: host@backend#pool (no spaces, one of each separator).
-POOL_NAME_RE = re.compile(r'^([^@#\s]+)@([^@#\s]+)#([^@#\s]+)$')
 
 # Steps a plan is made of, in the order they run.
 START = 'start'
@@ -81,21 +82,7 @@ NOT_WITH_HOST_ASSISTED = ('writable', 'preserve_metadata', 'preserve_snapshots',
                           'nondisruptive')
 
 
-class MigrationError(ManilaError):
-    """A migration that failed, or a request that cannot be carried out."""
-
-
 # -- before any request ---------------------------------------------------------
-
-def parse_pool_name(name):
-    """(host, backend, pool) of ``host@backend#pool``; ValueError otherwise."""
-    match = POOL_NAME_RE.match(name or '')
-    if not match:
-        raise ValueError(
-            'host must be a full pool name "host@backend#pool" (as '
-            'openkeel.manila.share_pool_info lists them), got %r.' % (name,))
-    return match.groups()
-
 
 def resolve_flags(params):
     """Manila's five migration flags, validated, with defaults filled in.
@@ -115,7 +102,7 @@ def resolve_flags(params):
     if forced:
         conflicting = [name for name in NOT_WITH_HOST_ASSISTED if flags[name]]
         if conflicting:
-            raise ValueError(
+            raise InvalidInput(
                 'force_host_assisted_migration=true cannot be combined with %s '
                 'set to true: a host-assisted migration copies the data through '
                 'the data service and can keep none of those guarantees (Manila '
@@ -125,13 +112,13 @@ def resolve_flags(params):
 
 
 def validate_request(state, host, flags):
-    """Everything checkable before the first request; raises ValueError."""
+    """Everything checkable before the first request; raises InvalidInput."""
     if state not in DESIRED_STATES:
-        raise ValueError('state must be one of %s.' % ', '.join(DESIRED_STATES))
+        raise InvalidInput('state must be one of %s.' % ', '.join(DESIRED_STATES))
     if state in (COMPLETED, PHASE1_DONE) and not host:
-        raise ValueError('host (the target pool) is required with state=%s.' % state)
+        raise InvalidInput('host (the target pool) is required with state=%s.' % state)
     if host:
-        parse_pool_name(host)
+        lookups.parse_pool_name(host)
     return flags
 
 
@@ -281,38 +268,30 @@ def summarize(share, progress=None, source=None, destination=None):
 
 # -- calls ------------------------------------------------------------------------
 
-def admin_only(exc, what):
-    """A Forbidden from a migration call, reworded so a member knows why."""
-    return MigrationError('%s %s (Manila said: %s)' % (what, ADMIN_ONLY, exc.message),
-                          status=exc.status, request_id=exc.request_id,
-                          method=exc.method, url=exc.url)
+def admin_only(what):
+    """A rewording for Forbidden from a migration call, so a member knows why."""
+    return reword(Forbidden, lambda exc: same_details(
+        exc, ManilaError, '%s %s (Manila said: %s)' % (what, ADMIN_ONLY, exc.message)))
 
 
 class MigrationAPI(object):
     """The migration calls of one share, and waits that explain failures."""
 
-    def __init__(self, client, timeout=3600, on_poll=None, sleep=time.sleep):
+    def __init__(self, client, timeout=3600, on_poll=None):
         self.client = client
         self.timeout = timeout
         self.on_poll = on_poll
-        self.sleep = sleep
         self.last_progress = None
         self.last_seen = None
 
-    def _call(self, what, func, *args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except Forbidden as exc:
-            raise admin_only(exc, what)
-
     # reads
     def get_share(self, share_id):
-        return resources.get_by_id(self.client, 'share', share_id)
+        return lookups.get_by_id(self.client, 'share', share_id)
 
+    @admin_only('Listing the instances of a share failed.')
     def instances(self, share_id):
         """The share's instances (admin-only by default)."""
-        body = self._call('Listing the instances of a share failed.', self.client.get,
-                          'shares/%s/instances' % share_id)
+        body = self.client.get('shares/%s/instances' % share_id)
         return body.get('share_instances', [])
 
     def hosts(self, share_id):
@@ -325,6 +304,14 @@ class MigrationAPI(object):
                 source = instance.get('host')
         return source, destination
 
+    @admin_only('Reading migration progress failed.')
+    def _read_progress(self, share_id):
+        if self.client.supports('migration_progress_api'):
+            return self.client.get('shares/%s/migration-progress' % share_id,
+                                   feature='migration_progress_api')
+        return self.client.action('shares/%s' % share_id, 'migration_get_progress',
+                                  None, feature='migration', read_only=True)
+
     def progress(self, share_id):
         """{total_progress, task_state, details} or None when Manila has none.
 
@@ -333,15 +320,7 @@ class MigrationAPI(object):
         Manila answers 400 when no migration runs or the driver cannot tell.
         """
         try:
-            if self.client.supports('migration_progress_api'):
-                body = self.client.get('shares/%s/migration-progress' % share_id,
-                                       feature='migration_progress_api')
-            else:
-                body = self.client.action('shares/%s' % share_id,
-                                          'migration_get_progress', None,
-                                          feature='migration', read_only=True)
-        except Forbidden as exc:
-            raise admin_only(exc, 'Reading migration progress failed.')
+            body = self._read_progress(share_id)
         except ManilaError as exc:
             if exc.status == 400:
                 return None
@@ -352,46 +331,21 @@ class MigrationAPI(object):
             self.last_progress = body.get('total_progress')
         return body
 
-    def pools(self, host=None, backend=None, pool=None, share_type=None, detail=True):
-        query = {'host': host, 'backend': backend, 'pool': pool,
-                 'share_type': share_type}
-        path = 'scheduler-stats/pools/detail' if detail else 'scheduler-stats/pools'
-        try:
-            return self.client.get(path, query=query).get('pools', [])
-        except Forbidden as exc:
-            raise MigrationError(
-                'Listing the scheduler\'s pools is admin-only by default (Manila '
-                'said: %s)' % exc.message, status=exc.status,
-                request_id=exc.request_id, method=exc.method, url=exc.url)
-
-    def require_pool(self, name):
-        """The pool named exactly ``name``; a clear error when there is none."""
-        host, backend, pool = parse_pool_name(name)
-        found = self.pools(host=exact(host), backend=exact(backend),
-                           pool=exact(pool), detail=False)
-        for candidate in found:
-            if candidate.get('name') == name:
-                return candidate
-        known = sorted(p.get('name') for p in self.pools(detail=False))
-        raise MigrationError(
-            'No pool named %s is known to the scheduler. Pools: %s.' % (
-                name, ', '.join(known) or 'none'))
-
     # writes
+    @admin_only('Starting the migration failed.')
     def start(self, share_id, body):
-        return self._call('Starting the migration failed.', self.client.action,
-                          'shares/%s' % share_id, 'migration_start', body,
-                          feature='migration')
+        return self.client.action('shares/%s' % share_id, 'migration_start', body,
+                                  feature='migration')
 
+    @admin_only('Completing the migration failed.')
     def complete(self, share_id):
-        return self._call('Completing the migration failed.', self.client.action,
-                          'shares/%s' % share_id, 'migration_complete', None,
-                          feature='migration')
+        return self.client.action('shares/%s' % share_id, 'migration_complete', None,
+                                  feature='migration')
 
+    @admin_only('Cancelling the migration failed.')
     def cancel(self, share_id):
-        return self._call('Cancelling the migration failed.', self.client.action,
-                          'shares/%s' % share_id, 'migration_cancel', None,
-                          feature='migration')
+        return self.client.action('shares/%s' % share_id, 'migration_cancel', None,
+                                  feature='migration')
 
     # waits
     def _fetch(self, share_id):
@@ -408,31 +362,24 @@ class MigrationAPI(object):
             seen = {'task_state': share.get('task_state'), 'total_progress': None,
                     'details': {}, 'status': share.get('status')}
         self.last_seen = seen
-        if self.on_poll is not None:
-            self.on_poll(seen)
         return seen
 
     def wait_task_state(self, share, targets, errors, what):
-        share_id = share['id']
-        try:
-            return wait_for(
-                fetch=lambda: self._fetch(share_id),
-                targets=targets, errors=errors, timeout=self.timeout, what=what,
-                state_of=lambda seen: seen.get('task_state'), sleep=self.sleep,
-            )
-        except WaitFailed as exc:
-            raise MigrationError(self.explain(share, exc))
+        return wait_for_status(
+            self.client, lambda: self._fetch(share['id']), targets, errors, what,
+            self.timeout, field='task_state', explain=lambda _seen: self.explain(share),
+            on_poll=self.on_poll)
 
     def wait_phase1(self, share):
         return self.wait_task_state(
-            share, MIGRATION_PHASE1_DONE_STATES | frozenset(['migration_success']),
-            MIGRATION_ERROR_STATES | frozenset(['migration_cancelled']),
+            share, MIGRATION_PHASE1_DONE_STATES | frozenset([MIGRATION_SUCCESS]),
+            MIGRATION_ERROR_STATES | frozenset([MIGRATION_CANCELLED]),
             'The migration of %s' % share_label(share))
 
     def wait_success(self, share):
         return self.wait_task_state(
-            share, ['migration_success'],
-            MIGRATION_ERROR_STATES | frozenset(['migration_cancelled']),
+            share, [MIGRATION_SUCCESS],
+            MIGRATION_ERROR_STATES | frozenset([MIGRATION_CANCELLED]),
             'The cutover of %s' % share_label(share))
 
     def wait_cancellable(self, share):
@@ -443,24 +390,47 @@ class MigrationAPI(object):
 
     def wait_cancelled(self, share):
         return self.wait_task_state(
-            share, ['migration_cancelled'],
-            MIGRATION_ERROR_STATES | frozenset(['migration_success']),
+            share, [MIGRATION_CANCELLED],
+            MIGRATION_ERROR_STATES | frozenset([MIGRATION_SUCCESS]),
             'Cancelling the migration of %s' % share_label(share))
 
     def wait_available(self, share):
         """After the cutover: the share is available again (or failed)."""
-        share_id = share['id']
-        try:
-            return wait_for(
-                fetch=lambda: self.get_share(share_id), targets=['available'],
-                errors=SHARE_ERROR_STATES, timeout=self.timeout,
-                what=share_label(share).capitalize(), sleep=self.sleep)
-        except WaitFailed as exc:
-            raise MigrationError(self.explain(share, exc))
+        return wait_for_status(
+            self.client, lambda: self.get_share(share['id']), ['available'],
+            SHARE_ERROR_STATES, share_label(share).capitalize(), self.timeout,
+            explain=lambda _share: self.explain(share))
 
-    def explain(self, share, failure):
-        """A failure with the task_state, the progress reached and Manila's words."""
-        parts = [str(failure.message if isinstance(failure, ManilaError) else failure)]
+    def wait_destination(self, share, timeout):
+        """A migration just started: wait until Manila names its destination.
+
+        Returns (share, source host, destination host).
+        """
+        found = {}
+
+        def fetch():
+            current = self.get_share(share['id'])
+            if current is not None:
+                found['share'] = current
+                found['hosts'] = (self.hosts(current['id']) if in_flight(current)
+                                  else (current.get('host'), None))
+            return current
+
+        def ready(current):
+            return current is not None and (not in_flight(current)
+                                            or found['hosts'][1] is not None)
+
+        wait_until(self.client, fetch, ready,
+                   'The destination of the migration of %s' % share_label(share),
+                   'Manila to name it', timeout,
+                   describe=lambda current: 'unknown (task_state %s)' % current.get('task_state'))
+        source, destination = found['hosts']
+        return found['share'], source or found['share'].get('host'), destination
+
+    def explain(self, share):
+        """Where a failed migration stands: task_state, progress, the share's
+        status and Manila's words."""
+        parts = []
         seen = self.last_seen or {}
         if seen.get('task_state'):
             parts.append('task_state: %s.' % seen['task_state'])
@@ -468,39 +438,154 @@ class MigrationAPI(object):
             parts.append('Progress reached: %s%%.' % self.last_progress)
         try:
             current = self.get_share(share['id'])
-            if current is not None:
-                parts.append('The share is now %s.' % current.get('status'))
-                if current.get('status') == 'error':
-                    parts.append('An error during the cutover leaves the share '
-                                 'instances in error; an administrator has to '
-                                 'look at the backends before anything else.')
         except ManilaError:
-            pass
-        try:
-            said = resources.user_messages(self.client, share['id'])
-        except ManilaError as exc:
-            said = 'Manila user messages could not be read: %s' % exc
+            current = None
+        if current is not None:
+            parts.append('The share is now %s.' % current.get('status'))
+            if current.get('status') == 'error':
+                parts.append('An error during the cutover leaves the share '
+                             'instances in error; an administrator has to '
+                             'look at the backends before anything else.')
+        said = explain_safely(user_message_explainer(self.client, share['id']), share)
         if said:
             parts.append(said)
         return ' '.join(parts)
 
 
-def exact(value):
-    """A Manila pool filter (a regular expression matched at the start) for one value."""
-    return '%s$' % re.escape(value)
+# -- running a plan ----------------------------------------------------------------
+
+# How long a run waits for a fresh migration's destination to appear.
+DESTINATION_WAIT = 120
 
 
-def resolve_share_type(client, name_or_id):
-    """The ID of a share type given by name or ID (one read)."""
-    if looks_like_uuid(name_or_id):
-        try:
-            return client.get('types/%s' % name_or_id)['share_type']['id']
-        except NotFound:
-            raise MigrationError('No share type with the ID %s exists.' % name_or_id)
-    types = client.get('types', query={'is_public': 'all'}).get('share_types', [])
-    matches = [t['id'] for t in types if t.get('name') == name_or_id]
-    if len(matches) != 1:
-        raise MigrationError('%s share type named %r was found%s.' % (
-            'No' if not matches else 'More than one', name_or_id,
-            '' if not matches else ' (IDs: %s); use an ID' % ', '.join(sorted(matches))))
-    return matches[0]
+def steps_without_waiting(steps):
+    """wait=false: the writes up to the first wait, nothing after it."""
+    taken = []
+    for step in steps:
+        if step not in WRITE_STEPS:
+            break
+        taken.append(step)
+    return taken
+
+
+class Migration(object):
+    """One task's migration of one share: look up, plan, run the steps.
+
+    ``prepare()`` only reads (check mode stops after it); ``run()`` sends the
+    plan's writes and waits.  Nothing here resets the task state.
+    """
+
+    def __init__(self, client, share, state, host=None, new_share_type=None,
+                 new_share_network=None, flags=None, timeout=3600, on_poll=None):
+        self.client = client
+        self.api = MigrationAPI(client, timeout, on_poll=on_poll)
+        self.share_ref = share
+        self.state = state
+        self.host = host
+        self.new_share_type = new_share_type
+        self.new_share_network = new_share_network
+        self.flags = flags
+        self.timeout = timeout
+        self.share = self.before = None
+        self.source = self.destination = None
+        self.type_id = self.network_id = None
+        self.plan = None
+
+    def prepare(self):
+        """Read the share and what the task names; make the plan (reads only)."""
+        self.client.require('migration', 'Share migration')
+        share = lookups.require(self.client, 'share', self.share_ref)
+        if 'host' not in share:
+            raise CannotConverge('Share migration needs an administrator: Manila does '
+                                 'not show this user where %s lives. %s'
+                                 % (share_label(share), ADMIN_ONLY))
+        if self.new_share_type:
+            self.type_id = lookups.require(self.client, 'share_type', self.new_share_type)['id']
+        if self.new_share_network:
+            self.network_id = lookups.require(self.client, 'share_network',
+                                              self.new_share_network)['id']
+        self.share = self.before = share
+        self.source, self.destination = self.hosts(share)
+        move_needed = bool(self.host) and needs_move(share, self.host, self.type_id,
+                                                     self.network_id)
+        self.plan = plan(share, self.state, self.host, self.destination, move_needed)
+        if self.plan.action == FIND_DESTINATION:
+            self.share, self.source, self.destination = self.api.wait_destination(
+                share, min(self.timeout, DESTINATION_WAIT))
+            self.plan = plan(self.share, self.state, self.host, self.destination,
+                             move_needed)
+        if self.plan.action == ERROR:
+            raise CannotConverge(self.plan.reason, result=dict(
+                share=self.share, migration=summarize(self.share, None, self.source,
+                                                      self.destination)))
+        if START in self.plan.steps:
+            lookups.require_pool(self.client, self.host)
+        return self.plan
+
+    def hosts(self, share):
+        if not in_flight(share):
+            return share.get('host'), None
+        source, destination = self.api.hosts(share['id'])
+        return source or share.get('host'), destination
+
+    def run(self, wait=True):
+        """Send the plan's steps (only the writes before the first wait when
+        ``wait`` is false); returns the steps sent."""
+        steps = self.plan.steps if wait else steps_without_waiting(self.plan.steps)
+        sent = []
+        for step in steps:
+            self.run_step(step)
+            sent.append(step)
+        if not sent:
+            return sent
+        share = self.api.get_share(self.share['id'])
+        if WAIT_SUCCESS in sent:
+            if share.get('status') != 'available':
+                share = self.api.wait_available(share)
+            self.source, self.destination = share.get('host'), None
+        else:
+            self.source, self.destination = self.hosts(share)
+        self.share = share
+        return sent
+
+    def run_step(self, step):
+        api, share = self.api, self.share
+        last_state = (api.last_seen or {}).get('task_state')
+        if step == START:
+            api.start(share['id'], start_body(self.host, self.flags, self.type_id,
+                                              self.network_id))
+        elif step == WAIT_PHASE1:
+            api.wait_phase1(share)
+        elif step == COMPLETE:
+            if last_state != MIGRATION_SUCCESS:  # else Manila found nothing to move
+                api.complete(share['id'])
+        elif step == WAIT_SUCCESS:
+            api.wait_success(share)
+        elif step == WAIT_CANCELLABLE:
+            api.wait_cancellable(share)
+        elif step == CANCEL:
+            if last_state not in MIGRATION_FINAL_STATES:
+                api.cancel(share['id'])
+        elif step == WAIT_CANCELLED:
+            api.wait_cancelled(share)
+
+    @staticmethod
+    def sent_writes(sent):
+        """Whether any of the steps sent was a write."""
+        return any(step in WRITE_STEPS for step in sent)
+
+    def progress(self, ran):
+        """The progress to report: the last poll's, or a fresh read in flight."""
+        if ran and self.api.last_seen:
+            return self.api.last_seen
+        if in_flight(self.share):
+            return self.api.progress(self.share['id'])
+        return None
+
+    def summary(self, ran=True):
+        return summarize(self.share, self.progress(ran), self.source, self.destination)
+
+    def predicted_task_state(self):
+        return {COMPLETED: MIGRATION_SUCCESS,
+                PHASE1_DONE: MIGRATION_DRIVER_PHASE1_DONE,
+                CANCELLED: MIGRATION_CANCELLED}[self.state]

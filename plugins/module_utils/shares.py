@@ -2,21 +2,24 @@
 # Copyright: openkeel.manila contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""Shares: desired-vs-actual as pure functions, plus the share calls."""
+"""Shares: the plan (desired vs actual, pure functions) and the share calls.
+
+``plan_share`` answers "what must happen to this share" from the share
+Manila shows (or None) and the desired state; ``ShareAPI`` sends it.  The
+``share`` module and the fleet form use the same two.
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-try:
-    from urllib.parse import quote
-except ImportError:  # pragma: no cover - Python 2 is not supported
-    from urllib import quote
+from urllib.parse import quote
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
-from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    InvalidInput,
     NotFound,
-    looks_like_uuid,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -24,7 +27,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
-    wait_for,
+    user_message_explainer,
+    wait_for_status,
 )
 
 # Keys Manila sets for itself (scheduler affinity and the like).
@@ -35,13 +39,48 @@ DIFF_FIELDS = ('name', 'description', 'size', 'share_proto', 'share_type_name',
                'availability_zone', 'share_network_id', 'snapshot_id',
                'is_public', 'metadata', 'status')
 
+# Plan actions.
+CREATE = 'create'
+UPDATE = 'update'
+NOTHING = 'nothing'
+DELETE = 'delete'
+SOFT_DELETE = 'soft_delete'
+RESTORE = 'restore'
 
-# -- pure functions: what differs and what to send ----------------------------
+# Create options sent as they are when given (besides the required ones).
+CREATE_OPTIONS = ('description', 'share_type', 'share_network_id', 'snapshot_id',
+                  'availability_zone', 'is_public', 'scheduler_hints',
+                  'mount_point_name')
+
+# Fields that cannot change in place: (task option, share field).
+IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
+                    ('availability_zone', 'availability_zone'),
+                    ('snapshot', 'snapshot_id'))
+
+
+# -- metadata ------------------------------------------------------------------
 
 def user_metadata(metadata):
     """The metadata keys a user owns (Manila's ``__`` keys left out)."""
     return dict((k, v) for k, v in (metadata or {}).items()
                 if not k.startswith(RESERVED_METADATA_PREFIX))
+
+
+def as_metadata_value(value):
+    """A metadata value as Manila stores it: a string (booleans as True/False)."""
+    if isinstance(value, bool):
+        return 'True' if value else 'False'
+    return str(value)
+
+
+def normalize_metadata(metadata):
+    """Task metadata with string keys and values; reserved keys refused."""
+    normalized = dict((str(k), as_metadata_value(v)) for k, v in (metadata or {}).items())
+    reserved = sorted(k for k in normalized if k.startswith(RESERVED_METADATA_PREFIX))
+    if reserved:
+        raise InvalidInput('metadata keys starting with "__" are reserved for '
+                           'Manila and cannot be set here: %s' % ', '.join(reserved))
+    return normalized
 
 
 def metadata_changes(current, desired, purge):
@@ -51,21 +90,13 @@ def metadata_changes(current, desired, purge):
     are never set or deleted.
     """
     current = user_metadata(current)
-    desired = dict((str(k), _as_metadata_value(v)) for k, v in (desired or {}).items())
-    reserved = sorted(k for k in desired if k.startswith(RESERVED_METADATA_PREFIX))
-    if reserved:
-        raise ValueError('metadata keys starting with "__" are reserved for '
-                         'Manila and cannot be set here: %s' % ', '.join(reserved))
+    desired = normalize_metadata(desired)
     to_set = dict((k, v) for k, v in desired.items() if current.get(k) != v)
     to_delete = sorted(k for k in current if k not in desired) if purge else []
     return to_set, to_delete
 
 
-def _as_metadata_value(value):
-    if isinstance(value, bool):
-        return 'True' if value else 'False'
-    return str(value)
-
+# -- what cannot change --------------------------------------------------------
 
 def same_share_type(share, wanted):
     """True when ``wanted`` (a name or an ID) is the share's type."""
@@ -86,9 +117,7 @@ def immutable_differences(share, desired):
     if share_type and not same_share_type(share, share_type):
         found.append(('share_type', share.get('share_type_name') or share.get('share_type'),
                       share_type))
-    for option, field in (('share_network', 'share_network_id'),
-                          ('availability_zone', 'availability_zone'),
-                          ('snapshot', 'snapshot_id')):
+    for option, field in IMMUTABLE_FIELDS:
         wanted = desired.get(field)
         if wanted and wanted != share.get(field):
             found.append((option, share.get(field), wanted))
@@ -106,6 +135,8 @@ def immutable_error(share, differences):
                                            details, hint))
 
 
+# -- request bodies --------------------------------------------------------------
+
 def update_body(share, name=None, description=None, is_public=None):
     """The PUT /shares/{id} body for what differs (Manila's display_* keys)."""
     body = {}
@@ -118,28 +149,20 @@ def update_body(share, name=None, description=None, is_public=None):
     return body
 
 
-def create_body(params, share_type=None, share_network_id=None, snapshot_id=None):
+def create_body(desired):
+    """The POST /shares body: the required fields and every option given."""
     body = {
-        'share_proto': params['share_proto'].upper(),
-        'size': params['size'],
-        'name': params['name'],
+        'share_proto': desired['share_proto'].upper(),
+        'size': desired['size'],
+        'name': desired['name'],
     }
-    optional = {
-        'description': params.get('description'),
-        'share_type': share_type,
-        'share_network_id': share_network_id,
-        'snapshot_id': snapshot_id,
-        'availability_zone': params.get('availability_zone'),
-        'is_public': params.get('is_public'),
-        'scheduler_hints': params.get('scheduler_hints'),
-        'mount_point_name': params.get('mount_point_name'),
-    }
-    body.update((k, v) for k, v in optional.items() if v is not None)
-    metadata = params.get('metadata')
-    if metadata:
-        body['metadata'] = metadata_changes({}, metadata, False)[0]
+    body.update((k, desired[k]) for k in CREATE_OPTIONS if desired.get(k) is not None)
+    if desired.get('metadata'):
+        body['metadata'] = normalize_metadata(desired['metadata'])
     return body
 
+
+# -- views -------------------------------------------------------------------------
 
 def diff_view(share):
     """The part of a share shown in diff mode (``{}`` for no share)."""
@@ -176,7 +199,109 @@ def sort_export_locations(locations):
     return sorted(locations, key=lambda loc: not loc.get('preferred', False))
 
 
-# -- calls ------------------------------------------------------------------
+def share_label(share):
+    return 'Share %s (%s)' % (share.get('name'), share['id'])
+
+
+# -- the plan ----------------------------------------------------------------------
+
+class SharePlan(object):
+    """What to do to one share, and the diff it makes.
+
+    ``action`` is one of create, update, nothing, delete, soft_delete,
+    restore; ``body`` the create body; ``update`` the PUT body;
+    ``new_size`` a resize; ``metadata_set``/``metadata_delete`` the metadata
+    changes; ``before``/``after`` the diff views.
+    """
+
+    def __init__(self, action, before=None, after=None, body=None, update=None,
+                 new_size=None, metadata_set=None, metadata_delete=None):
+        self.action = action
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+        self.body = body
+        self.update = update or {}
+        self.new_size = new_size
+        self.metadata_set = metadata_set or {}
+        self.metadata_delete = metadata_delete or []
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+    def __repr__(self):
+        return 'SharePlan(%r)' % self.action
+
+
+def check_convergeable(share):
+    """Refuse a share in an error state (it cannot be changed, only deleted)."""
+    status = share.get('status')
+    if status in SHARE_ERROR_STATES:
+        raise CannotConverge(
+            '%s is in status %s and cannot be converged. Delete it (state=absent) '
+            'and create it again, or ask an admin to repair it.' % (share_label(share), status))
+
+
+def check_create_options(desired, options=('name', 'share_proto', 'size')):
+    """Fail for the first of ``options`` that a create needs and the task lacks."""
+    for option in options:
+        if not desired.get(option):
+            raise InvalidInput('%s is required to create a share.' % option)
+
+
+def plan_create(desired):
+    """Create a share; ``desired`` has the references resolved (IDs)."""
+    check_create_options(desired)
+    body = create_body(desired)
+    after = diff_view(dict(body, share_type_name=desired.get('share_type'),
+                           status='available'))
+    return SharePlan(CREATE, before={}, after=after, body=body)
+
+
+def plan_update(share, desired, purge_metadata=False, rename=False):
+    """Bring an existing share (at rest, not in error) to ``desired``.
+
+    ``rename``: ``desired['name']`` is the name the share should have (the
+    task identified it by ID); otherwise the name only identified it.
+    """
+    check_convergeable(share)
+    differences = immutable_differences(share, desired)
+    if differences:
+        raise InvalidInput(immutable_error(share, differences))
+    update = update_body(share, name=desired.get('name') if rename else None,
+                         description=desired.get('description'),
+                         is_public=desired.get('is_public'))
+    size = desired.get('size')
+    new_size = size if size not in (None, share['size']) else None
+    md_set, md_delete = {}, []
+    if desired.get('metadata') is not None:
+        md_set, md_delete = metadata_changes(share.get('metadata'), desired['metadata'],
+                                             purge_metadata)
+    action = UPDATE if (update or new_size or md_set or md_delete) else NOTHING
+    return SharePlan(action, before=diff_view(share),
+                     after=predicted_after(share, update, new_size, md_set, md_delete),
+                     update=update, new_size=new_size, metadata_set=md_set,
+                     metadata_delete=md_delete)
+
+
+def plan_restore(share, restore):
+    """A share in the recycle bin that the task wants present."""
+    if not restore:
+        raise CannotConverge(
+            '%s is in the recycle bin (soft-deleted). Set restore=true to bring it '
+            'back, or delete it for good with state=absent and its id.' % share_label(share))
+    return SharePlan(RESTORE, before=diff_view(share),
+                     after=diff_view(dict(share, is_soft_deleted=False)))
+
+
+def plan_absent(share, soft_delete=False):
+    """Delete the share, or move it to the recycle bin."""
+    if share is None or (soft_delete and share.get('is_soft_deleted')):
+        return SharePlan(NOTHING, before=diff_view(share), after=diff_view(share))
+    return SharePlan(SOFT_DELETE if soft_delete else DELETE, before=diff_view(share), after={})
+
+
+# -- calls -------------------------------------------------------------------------
 
 class ShareAPI(object):
     def __init__(self, client, timeout=180):
@@ -184,14 +309,11 @@ class ShareAPI(object):
         self.timeout = timeout
 
     def get(self, share_id):
-        return resources.get_by_id(self.client, 'share', share_id)
-
-    def find(self, name_or_id):
-        return resources.find(self.client, 'share', name_or_id)
+        return lookups.get_by_id(self.client, 'share', share_id)
 
     def find_by_name(self, name, soft_deleted=False):
         extra = {'is_soft_deleted': 'true'} if soft_deleted else None
-        return resources.single('share', name, resources.list_by_name(
+        return lookups.single('share', name, lookups.list_by_name(
             self.client, 'share', name, extra))
 
     def default_share_type(self):
@@ -199,12 +321,6 @@ class ShareAPI(object):
             return self.client.get('types/default').get('share_type')
         except NotFound:
             return None
-
-    def resolve_id(self, kind, name_or_id):
-        """The ID of a share network or snapshot named by name or ID."""
-        if looks_like_uuid(name_or_id):
-            return name_or_id
-        return resources.require(self.client, kind, name_or_id)['id']
 
     def create(self, body):
         return self.client.post('shares', {'share': body})['share']
@@ -237,23 +353,43 @@ class ShareAPI(object):
         body = self.client.get('shares/%s/export_locations' % share_id)
         return sort_export_locations(body.get('export_locations', []))
 
-    def wait(self, share, targets=('available',), what=None):
+    def apply_update(self, share, plan):
+        """Send an update plan's PUT, metadata and resize; return the share as
+        Manila now has it, without waiting for a resize to finish."""
         share_id = share['id']
-        label = what or 'Share %s (%s)' % (share.get('name'), share_id)
-        return wait_for(
-            fetch=lambda: self.get(share_id),
-            targets=targets,
-            errors=SHARE_ERROR_STATES,
-            timeout=self.timeout,
-            what=label,
-            explain=lambda _share: resources.user_messages(self.client, share_id),
-        )
+        if plan.update:
+            # Manila answers a PUT with the whole share: no read-back needed.
+            share = self.update(share_id, plan.update)
+        if plan.metadata_set or plan.metadata_delete:
+            metadata = dict(share.get('metadata') or {})
+            if plan.metadata_set:
+                self.set_metadata(share_id, plan.metadata_set)
+                metadata.update(plan.metadata_set)
+            for key in plan.metadata_delete:
+                self.delete_metadata_key(share_id, key)
+                metadata.pop(key, None)
+            share = dict(share, metadata=metadata)
+        if plan.new_size:
+            self.resize(share_id, plan.new_size, share['size'])
+            share = dict(share, status='extending' if plan.new_size > share['size']
+                         else 'shrinking')
+        return share
+
+    def wait(self, share, targets=('available',)):
+        share_id = share['id']
+        return wait_for_status(
+            self.client, lambda: self.get(share_id), targets, SHARE_ERROR_STATES,
+            share_label(share), self.timeout,
+            explain=user_message_explainer(self.client, share_id))
 
     def wait_gone(self, share):
         return self.wait(share, targets=(GONE,))
 
-    def wait_until_settled(self, share):
-        """Wait while the share is busy (creating, extending, ...)."""
-        if share.get('status') in SHARE_BUSY_STATES:
-            return self.wait(share)
-        return share
+    def settle(self, share, wait=True):
+        """A busy share (creating, extending, ...) waited for until it rests."""
+        if share.get('status') not in SHARE_BUSY_STATES:
+            return share
+        if not wait:
+            raise CannotConverge('%s is busy (%s); run again later or set wait=true.'
+                                 % (share_label(share), share.get('status')))
+        return self.wait(share)

@@ -45,13 +45,18 @@ SHARE_BUSY_STATES = frozenset([
     'server_migrating_to',
 ])
 
+# Share statuses of a migration under way: Manila refuses access rule
+# changes for as long as they last.
+SHARE_MIGRATING_STATES = frozenset([
+    'migrating',
+    'migrating_to',
+    'server_migrating',
+    'server_migrating_to',
+])
+
 # Access rule states.
 ACCESS_ERROR_STATES = frozenset(['error'])
 ACCESS_ACTIVE_STATES = frozenset(['active'])
-ACCESS_BUSY_STATES = frozenset([
-    'new', 'queued_to_apply', 'applying', 'queued_to_deny', 'denying',
-    'queued_to_update', 'updating',
-])
 # Rule states on the way out: the rule still exists (and still blocks an
 # allow of the same target) until it is gone from the listing.
 ACCESS_DENY_STATES = frozenset(['queued_to_deny', 'denying', 'deleted'])
@@ -60,22 +65,23 @@ ACCESS_REDACTED_VALUE = '******'
 # A share's access_rules_status.
 ACCESS_RULES_STATUS_ACTIVE = frozenset(['active'])
 ACCESS_RULES_STATUS_ERROR = frozenset(['error'])
-ACCESS_RULES_STATUS_BUSY = frozenset(['syncing', 'out_of_sync', 'updating',
-                                      'updating_multiple', 'queued_to_apply'])
 
 # Migration task states.
+MIGRATION_SUCCESS = 'migration_success'
+MIGRATION_CANCELLED = 'migration_cancelled'
+MIGRATION_DRIVER_PHASE1_DONE = 'migration_driver_phase1_done'
 MIGRATION_PHASE1_DONE_STATES = frozenset([
-    'migration_driver_phase1_done',
+    MIGRATION_DRIVER_PHASE1_DONE,
     'data_copying_completed',
 ])
 MIGRATION_ERROR_STATES = frozenset(['migration_error', 'data_copying_error'])
-MIGRATION_FINAL_STATES = frozenset(['migration_success', 'migration_cancelled'])
+MIGRATION_FINAL_STATES = frozenset([MIGRATION_SUCCESS, MIGRATION_CANCELLED])
 MIGRATION_IN_FLIGHT_STATES = frozenset([
     'migration_starting',
     'migration_in_progress',
     'migration_driver_starting',
     'migration_driver_in_progress',
-    'migration_driver_phase1_done',
+    MIGRATION_DRIVER_PHASE1_DONE,
     'data_copying_starting',
     'data_copying_in_progress',
     'data_copying_completing',
@@ -87,7 +93,7 @@ MIGRATION_IN_FLIGHT_STATES = frozenset([
 # Where a migration can be cancelled (Manila refuses elsewhere with 400).
 MIGRATION_CANCELLABLE_STATES = frozenset([
     'migration_driver_in_progress',
-    'migration_driver_phase1_done',
+    MIGRATION_DRIVER_PHASE1_DONE,
     'data_copying_in_progress',
     'data_copying_completed',
 ])

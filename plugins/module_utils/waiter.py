@@ -2,23 +2,31 @@
 # Copyright: openkeel.manila contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""One waiter for every asynchronous Manila resource.
+"""Waiting for Manila, for every kind of resource and condition.
 
-Polls quickly at first and backs off, never past the deadline; succeeds on a
-target state, fails at once on an error state (with Manila's user messages
-for the resource when the caller can fetch them), and says where it stood
-when time ran out.
+A wait is a predicate over what one read returns: ``wait_until`` polls
+``fetch()`` quickly at first and backs off, never past the deadline; it ends
+when ``ready(resource)`` holds, fails at once when ``failure(resource)``
+names a reason, and says where things stood when time ran out.  Failures and
+timeouts carry Manila's own user messages through ``explain``; reading them
+is worded in one place (``user_message_explainer``).
+
+``wait_for_status`` is the common case: a field (``status``, ``task_state``)
+reaching one of some target values, with error values that end the wait.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import time
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    ManilaError,
+    WaitFailed,
+    WaitTimeout,
+)
 
-from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaError
-
-# A target meaning "the resource no longer exists".
+# A target value meaning "the resource no longer exists".
 GONE = '<gone>'
 
 FIRST_DELAY = 0.5
@@ -26,80 +34,98 @@ BACKOFF = 1.5
 MAX_DELAY = 5.0
 
 
-class WaitFailed(ManilaError):
-    """The resource reached an error state (or vanished) while we waited."""
-
-    def __init__(self, message, resource=None, state=None):
-        super(WaitFailed, self).__init__(message)
-        self.resource = resource
-        self.state = state
-
-
-class WaitTimeout(WaitFailed):
-    """The deadline passed before the resource reached a target state."""
-
-
 def poll_delays(first=FIRST_DELAY, factor=BACKOFF, cap=MAX_DELAY):
-    """The sequence of pauses between polls: 0.5, 0.75, 1.1, ... up to ``cap``."""
+    """The pauses between polls: 0.5, 0.75, 1.1, ... up to ``cap``."""
     delay = first
     while True:
         yield delay
         delay = min(delay * factor, cap)
 
 
-def wait_for(fetch, targets, errors, timeout, what, state_of=None,
-             explain=None, on_poll=None, sleep=time.sleep, clock=time.monotonic):
-    """Poll ``fetch()`` until the resource's state is in ``targets``.
+def wait_until(client, fetch, ready, what, goal, timeout, failure=None,
+               describe=None, explain=None, on_poll=None):
+    """Poll ``fetch()`` until ``ready(resource)``; return the last resource.
 
-    ``fetch`` returns the resource (a dict) or None when it is gone; put
-    ``GONE`` in ``targets`` to wait for deletion.  ``errors`` are states that
-    end the wait with WaitFailed at once.  ``explain(resource)`` returns extra
-    text for a failure (Manila's user messages); ``on_poll(resource)`` sees
-    every poll (progress reporting).  One read per poll, nothing more.
+    ``fetch`` returns the resource, or None once it is gone (``ready(None)``
+    then decides whether that ends the wait or is a failure).  ``failure``
+    returns None or words for why the wait cannot succeed ("went to error");
+    ``describe`` the current state in words ("creating") for a timeout;
+    ``explain`` more words for either (Manila's user messages); ``on_poll``
+    sees every poll.  ``what`` names the resource, ``goal`` what the wait is
+    for.  One ``fetch`` per poll; pauses use the client's sleep and clock.
     """
-    state_of = state_of or (lambda resource: resource.get('status'))
-    targets = frozenset(targets)
-    errors = frozenset(errors)
-    deadline = clock() + timeout
+    deadline = client.clock() + timeout
     delays = poll_delays()
-    last_state = None
     while True:
         resource = fetch()
-        if resource is None:
-            if GONE in targets:
-                return None
-            raise WaitFailed('%s disappeared while waiting for it to become %s.'
-                             % (what, _describe(targets)), state=GONE)
-        last_state = state_of(resource)
-        if on_poll is not None:
+        if on_poll is not None and resource is not None:
             on_poll(resource)
-        if last_state in targets:
+        if ready(resource):
             return resource
-        if last_state in errors:
-            message = '%s went to %s while waiting for %s.' % (
-                what, last_state, _describe(targets))
-            raise WaitFailed(_with_explanation(message, explain, resource),
-                             resource=resource, state=last_state)
-        remaining = deadline - clock()
+        if resource is None:
+            raise WaitFailed('%s disappeared while waiting for %s.' % (what, goal),
+                             state=GONE)
+        reason = failure(resource) if failure is not None else None
+        if reason:
+            message = '%s %s while waiting for %s.' % (what, reason, goal)
+            raise WaitFailed(_explained(message, explain, resource),
+                             resource=resource, state=reason)
+        remaining = deadline - client.clock()
         if remaining <= 0:
-            message = '%s is still %s after %s seconds (waiting for %s); raise ' \
-                      '"timeout" or check the service.' % (
-                          what, last_state, timeout, _describe(targets))
-            raise WaitTimeout(_with_explanation(message, explain, resource),
-                              resource=resource, state=last_state)
-        sleep(min(next(delays), remaining))
+            state = describe(resource) if describe is not None else 'not ready'
+            message = ('%s is still %s after %s seconds (waiting for %s); raise '
+                       '"timeout" or check the service.' % (what, state, timeout, goal))
+            raise WaitTimeout(_explained(message, explain, resource),
+                              resource=resource, state=state)
+        client.sleep(min(next(delays), remaining))
 
 
-def _describe(targets):
-    names = sorted('gone' if t == GONE else t for t in targets)
-    return ' or '.join(names)
+def wait_for_status(client, fetch, targets, errors, what, timeout, field='status',
+                    explain=None, on_poll=None):
+    """Wait until the resource's ``field`` is one of ``targets``.
+
+    Put ``GONE`` in ``targets`` to wait for deletion.  A value in ``errors``
+    ends the wait with WaitFailed at once.
+    """
+    targets = frozenset(targets)
+    errors = frozenset(errors)
+
+    def value(resource):
+        return resource.get(field)
+
+    def ready(resource):
+        return GONE in targets if resource is None else value(resource) in targets
+
+    def failure(resource):
+        if value(resource) in errors:
+            return 'went to %s' % value(resource)
+        return None
+
+    return wait_until(client, fetch, ready, what, describe_targets(targets), timeout,
+                      failure=failure, describe=value, explain=explain, on_poll=on_poll)
 
 
-def _with_explanation(message, explain, resource):
+def describe_targets(targets):
+    return ' or '.join(sorted('gone' if t == GONE else t for t in targets))
+
+
+def user_message_explainer(client, resource_id):
+    """An ``explain`` for waits: Manila's newest user messages for the resource."""
+    def explain(_resource):
+        return lookups.user_messages(client, resource_id)
+    return explain
+
+
+def _explained(message, explain, resource):
     if explain is None:
         return message
-    try:
-        extra = explain(resource)
-    except ManilaError as exc:
-        extra = 'Manila user messages could not be read: %s' % exc
+    extra = explain_safely(explain, resource)
     return '%s %s' % (message, extra) if extra else message
+
+
+def explain_safely(explain, resource):
+    """``explain(resource)``, or why it could not be read (a failure stays a failure)."""
+    try:
+        return explain(resource)
+    except ManilaError as exc:
+        return 'Manila user messages could not be read: %s' % exc

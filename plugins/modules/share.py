@@ -202,27 +202,31 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.client import NotFound
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    InvalidInput,
+    NotFound,
+    WaitFailed,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    NOTHING,
+    SOFT_DELETE,
     ShareAPI,
-    create_body,
+    check_create_options,
     diff_view,
-    immutable_differences,
-    immutable_error,
-    metadata_changes,
-    predicted_after,
-    update_body,
+    normalize_metadata,
+    plan_absent,
+    plan_create,
+    plan_restore,
+    plan_update,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.states import (
-    SHARE_BUSY_STATES,
-    SHARE_ERROR_STATES,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import WaitFailed
+
+# The references a create names, for an error that Manila's 404 leaves vague.
+CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
 
 
 class ShareModule(ManilaModule):
@@ -261,103 +265,79 @@ class ShareModule(ManilaModule):
     def validate_input(self):
         p = self.params
         if p['size'] is not None and p['size'] < 1:
-            self.fail('size must be at least 1 (GiB), got %s.' % p['size'])
+            raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
         if p['soft_delete'] and p['state'] != 'absent':
-            self.fail('soft_delete only applies with state=absent.')
-        if p['metadata']:
-            try:
-                metadata_changes({}, p['metadata'], False)
-            except ValueError as exc:
-                self.fail(str(exc))
+            raise InvalidInput('soft_delete only applies with state=absent.')
+        normalize_metadata(p['metadata'])
 
     def find_share(self):
         if self.params['id']:
             return self.shares.get(self.params['id'])
         return self.shares.find_by_name(self.params['name'])
 
+    def desired(self, **resolved):
+        p = self.params
+        desired = dict((k, p[k]) for k in (
+            'name', 'size', 'share_proto', 'share_type', 'availability_zone',
+            'description', 'metadata', 'is_public', 'scheduler_hints',
+            'mount_point_name'))
+        desired.update(resolved)
+        return desired
+
     # -- present -----------------------------------------------------------
     def ensure_present(self, share):
         p = self.params
         if share is None:
             if p['id']:
-                self.fail('No share with ID %s exists; a share cannot be created '
-                          'with a given ID (leave out "id" to create one).' % p['id'])
+                raise InvalidInput(
+                    'No share with ID %s exists; a share cannot be created with a '
+                    'given ID (leave out "id" to create one).' % p['id'])
             binned = self.soft_deleted_namesake()
             if binned is not None:
-                return self.restore_or_refuse(binned)
+                return self.restore(binned)
             return self.create()
         if share.get('is_soft_deleted'):
-            return self.restore_or_refuse(share)
-        share = self.settle(share)
-        return self.converge(share)
+            return self.restore(share)
+        return self.update(self.shares.settle(share, p['wait']))
 
     def soft_deleted_namesake(self):
         if not self.client.supports('soft_delete'):
             return None
         return self.shares.find_by_name(self.params['name'], soft_deleted=True)
 
-    def restore_or_refuse(self, share):
-        if not self.params['restore']:
-            self.fail('Share %s (%s) is in the recycle bin (soft-deleted). Set '
-                      'restore=true to bring it back, or delete it for good with '
-                      'state=absent and its id.' % (share.get('name'), share['id']))
-        before = diff_view(share)
+    def restore(self, share):
+        plan = plan_restore(share, self.params['restore'])
         if not self.check_mode:
             self.shares.restore(share['id'])
             if self.params['wait']:
                 share = self.shares.wait(share)
             else:
                 share = self.shares.get(share['id'])
-        share = dict(share, is_soft_deleted=False)
-        self.finish(True, share, before, diff_view(share))
-
-    def settle(self, share):
-        """A share must be at rest before it can be changed."""
-        status = share.get('status')
-        if status in SHARE_ERROR_STATES:
-            self.fail('Share %s (%s) is in status %s and cannot be converged. '
-                      'Delete it (state=absent) and create it again, or ask an '
-                      'admin to repair it.' % (share.get('name'), share['id'], status))
-        if status in SHARE_BUSY_STATES:
-            if not self.params['wait']:
-                self.fail('Share %s (%s) is busy (%s); run again later or set '
-                          'wait=true.' % (share.get('name'), share['id'], status))
-            share = self.shares.wait(share)
-        return share
+        self.finish_share(plan, dict(share, is_soft_deleted=False))
 
     def create(self):
         p = self.params
-        if not p['name']:
-            self.fail('name is required to create a share.')
-        if not p['share_proto']:
-            self.fail('share_proto is required to create a share.')
+        check_create_options(p, ('name', 'share_proto'))
         self.check_create_features()
         snapshot = None
         if p['snapshot']:
-            snapshot = resources.require(self.client, 'snapshot', p['snapshot'])
-        if p['size'] is None and snapshot is None:
-            self.fail('size is required to create a share.')
+            snapshot = lookups.require(self.client, 'snapshot', p['snapshot'])
+        size = p['size'] or (snapshot['size'] if snapshot else None)
+        check_create_options(dict(size=size), ('size',))
         if not p['share_type'] and self.shares.default_share_type() is None:
-            self.fail('This cloud has no default share type, so Manila cannot '
-                      'choose one: set share_type (a type name or ID).')
-        network_id = (self.shares.resolve_id('share_network', p['share_network'])
-                      if p['share_network'] else None)
-        params = dict(p, size=p['size'] or snapshot['size'])
-        body = create_body(params, share_type=p['share_type'],
-                           share_network_id=network_id,
-                           snapshot_id=snapshot['id'] if snapshot else None)
-        after = dict(diff_view(dict(body, share_type_name=p['share_type'],
-                                    status='available')))
+            raise InvalidInput('This cloud has no default share type, so Manila cannot '
+                               'choose one: set share_type (a type name or ID).')
+        plan = plan_create(self.desired(
+            size=size, snapshot_id=snapshot['id'] if snapshot else None,
+            share_network_id=self.reference_id('share_network')))
         if self.check_mode:
-            return self.finish(True, {}, {}, after)
+            return self.finish_share(plan, {})
         try:
-            share = self.shares.create(body)
+            share = self.shares.create(plan.body)
         except NotFound as exc:
             # Manila's 404 names no culprit ("Share type not found."): say
             # which of the referenced resources the task asked for.
-            asked = ', '.join('%s %r' % (k, p[k]) for k in
-                              ('share_type', 'share_network', 'snapshot',
-                               'availability_zone') if p[k])
+            asked = ', '.join('%s %r' % (k, p[k]) for k in CREATE_REFERENCES if p[k])
             self.fail('Manila could not create share %s: %s Check %s.' % (
                 p['name'], exc, asked or 'the default share type'),
                 status=exc.status, request_id=exc.request_id)
@@ -368,7 +348,8 @@ class ShareModule(ManilaModule):
                 self.fail('%s The share %s was created and is left in that state; '
                           'delete it with state=absent.' % (exc, share['id']),
                           share=share)
-        self.finish(True, share, {}, diff_view(share))
+        plan.after = diff_view(share)
+        self.finish_share(plan, share)
 
     def check_create_features(self):
         p = self.params
@@ -379,80 +360,48 @@ class ShareModule(ManilaModule):
         if p['mount_point_name']:
             self.client.require('mount_point_name', 'mount_point_name')
 
-    def converge(self, share):
+    def reference_id(self, kind):
+        value = self.params[kind]
+        return lookups.resolve_id(self.client, kind, value) if value else None
+
+    def update(self, share):
         p = self.params
-        desired = dict(
-            share_proto=p['share_proto'], share_type=p['share_type'],
-            availability_zone=p['availability_zone'],
-            share_network_id=(self.shares.resolve_id('share_network', p['share_network'])
-                              if p['share_network'] else None),
-            snapshot_id=(self.shares.resolve_id('snapshot', p['snapshot'])
-                         if p['snapshot'] else None),
-        )
-        differences = immutable_differences(share, desired)
-        if differences:
-            self.fail(immutable_error(share, differences))
-
-        update = update_body(share, name=p['name'] if p['id'] else None,
-                             description=p['description'], is_public=p['is_public'])
-        new_size = p['size'] if p['size'] not in (None, share['size']) else None
-        md_set, md_delete = ({}, [])
-        if p['metadata'] is not None:
-            md_set, md_delete = metadata_changes(share.get('metadata'), p['metadata'],
-                                                 p['purge_metadata'])
-        changed = bool(update or new_size or md_set or md_delete)
-        before = diff_view(share)
-        after = predicted_after(share, update, new_size, md_set, md_delete)
-        if not changed or self.check_mode:
-            return self.finish(changed, share, before, after)
-
-        share_id = share['id']
-        if update:
-            # Manila answers a PUT with the whole share: no read-back needed.
-            share = self.shares.update(share_id, update)
-        if md_set or md_delete:
-            metadata = dict(share.get('metadata') or {})
-            if md_set:
-                self.shares.set_metadata(share_id, md_set)
-                metadata.update(md_set)
-            for key in md_delete:
-                self.shares.delete_metadata_key(share_id, key)
-                metadata.pop(key, None)
-            share = dict(share, metadata=metadata)
-        if new_size:
-            self.shares.resize(share_id, new_size, share['size'])
-            share = self.shares.wait(share) if p['wait'] else self.shares.get(share_id)
-        self.finish(True, share, before, diff_view(share))
+        plan = plan_update(share, self.desired(
+            share_network_id=self.reference_id('share_network'),
+            snapshot_id=self.reference_id('snapshot')),
+            purge_metadata=p['purge_metadata'], rename=bool(p['id']))
+        if plan.action == NOTHING or self.check_mode:
+            return self.finish_share(plan, share)
+        share = self.shares.apply_update(share, plan)
+        if plan.new_size:
+            share = self.shares.wait(share) if p['wait'] else self.shares.get(share['id'])
+        plan.after = diff_view(share)
+        self.finish_share(plan, share)
 
     # -- absent ------------------------------------------------------------
     def ensure_absent(self, share):
         p = self.params
-        if share is None or (p['soft_delete'] and share.get('is_soft_deleted')):
-            return self.finish(False, share or {}, diff_view(share), diff_view(share),
-                               with_exports=False)
-        before = diff_view(share)
-        if p['soft_delete']:
+        plan = plan_absent(share, p['soft_delete'])
+        if plan.action == SOFT_DELETE:
             self.client.require('soft_delete', 'soft_delete')
-            if not self.check_mode:
-                self.shares.soft_delete(share['id'])
-            return self.finish(True, {}, before, {}, with_exports=False)
-        if self.check_mode:
-            return self.finish(True, {}, before, {}, with_exports=False)
-        if share.get('status') in SHARE_BUSY_STATES and p['wait']:
-            share = self.shares.wait(share)
-        self.shares.delete(share['id'])
-        if p['wait']:
-            self.shares.wait_gone(share)
-        self.finish(True, {}, before, {}, with_exports=False)
+        if plan.action == NOTHING or self.check_mode:
+            return self.finish_share(plan, {} if plan.changed else share, with_exports=False)
+        if plan.action == SOFT_DELETE:
+            self.shares.soft_delete(share['id'])
+        else:
+            if p['wait']:
+                share = self.shares.settle(share)
+            self.shares.delete(share['id'])
+            if p['wait']:
+                self.shares.wait_gone(share)
+        self.finish_share(plan, {}, with_exports=False)
 
     # -- result ------------------------------------------------------------
-    def finish(self, changed, share, before, after, with_exports=True):
-        result = dict(changed=changed, share=share or {})
+    def finish_share(self, plan, share, with_exports=True):
+        share = share or {}
         if share and with_exports and share.get('id'):
-            result['share'] = dict(share, export_locations=self.shares.export_locations(share['id']))
-        if self.diff_mode:
-            result['diff'] = dict(before=before, after=after)
-        self.exit(**result)
+            share = dict(share, export_locations=self.shares.export_locations(share['id']))
+        self.finish(plan.changed, plan.before, plan.after, share=share)
 
 
 def main():

@@ -238,32 +238,27 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
-    InvalidRule,
     diff_view,
     plan_rules,
     predicted_rules,
     prepare_rules,
     required_features,
+    share_needs_wait_for_rules,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_DENY_STATES,
     ACCESS_ERROR_STATES,
     ACCESS_RULES_STATUS_ERROR,
-    SHARE_BUSY_STATES,
-    SHARE_ERROR_STATES,
 )
-
-# Share statuses where Manila refuses rule changes for as long as they last.
-MIGRATING_STATES = frozenset(['migrating', 'migrating_to', 'server_migrating',
-                              'server_migrating_to'])
 
 
 class ShareAccessModule(ManilaModule):
@@ -288,12 +283,9 @@ class ShareAccessModule(ManilaModule):
     def run(self):
         p = self.params
         if p['purge_rules'] and p['state'] == 'absent':
-            self.fail('purge_rules only applies with state=present.')
+            raise InvalidInput('purge_rules only applies with state=present.')
         client = self.client
-        try:
-            desired = prepare_rules(p['rules'], client.version)
-        except InvalidRule as exc:
-            return self.fail(str(exc))
+        desired = prepare_rules(p['rules'], client.version)
         for feature, what in required_features(desired, p['state']):
             client.require(feature, what)
         if p['unrestrict']:
@@ -301,22 +293,23 @@ class ShareAccessModule(ManilaModule):
 
         self.shares = ShareAPI(client, p['timeout'])
         self.access = AccessAPI(client, p['timeout'])
-        share = resources.require(client, 'share', p['share'])
+        share = lookups.require(client, 'share', p['share'])
         existing = self.access.list(share['id'])
         plan = plan_rules(existing, desired, p['state'], p['purge_rules'],
                           update_in_place=client.supports('update_access_level'))
         self.explain_plan(plan)
 
         before = diff_view(r for r in existing if r.get('state') not in ACCESS_DENY_STATES)
-        predicted = predicted_rules(existing, plan)
         if not plan.changed:
-            return self.finish(False, share, existing, before, before)
+            return self.finish_rules(False, share, existing, before, before)
         if self.check_mode:
-            return self.finish(True, share, predicted, before, diff_view(predicted))
+            predicted = predicted_rules(existing, plan)
+            return self.finish_rules(True, share, predicted, before, diff_view(predicted))
 
-        share = self.ready(share)
+        if share_needs_wait_for_rules(client, share, p['wait']):
+            share = self.shares.wait(share)
         rules = self.apply(share, plan)
-        self.finish(True, share, rules, before, diff_view(
+        self.finish_rules(True, share, rules, before, diff_view(
             r for r in rules if r.get('state') not in ACCESS_DENY_STATES))
 
     def explain_plan(self, plan):
@@ -336,28 +329,6 @@ class ShareAccessModule(ManilaModule):
                                     for c, _r in level_changes) + (
                               ' is' if len(level_changes) == 1 else ' are')))
 
-    def ready(self, share):
-        """Fail clearly, or wait, when the share cannot take rule changes now."""
-        label = 'Share %s (%s)' % (share.get('name'), share['id'])
-        status = share.get('status')
-        if share.get('is_soft_deleted'):
-            self.fail('%s is in the recycle bin; restore it before changing its '
-                      'access rules.' % label)
-        if status in MIGRATING_STATES:
-            self.fail('%s is %s (task state %s): Manila refuses access rule '
-                      'changes until the migration is completed or cancelled.'
-                      % (label, status, share.get('task_state')))
-        if status in SHARE_ERROR_STATES:
-            self.client.require('access_rules_on_error_share',
-                                '%s is in status %s: changing its access rules' % (label, status))
-        if status in SHARE_BUSY_STATES:
-            if not self.params['wait']:
-                self.fail('%s is busy (%s) and Manila refuses access rule changes '
-                          'until it is done; run again later or set wait=true.'
-                          % (label, status))
-            share = self.shares.wait(share)
-        return share
-
     def apply(self, share, plan):
         share_id = share['id']
         unrestrict = self.params['unrestrict']
@@ -375,8 +346,7 @@ class ShareAccessModule(ManilaModule):
             denied.append(current['id'])
         if plan.replace:
             # The same target cannot be allowed while the old rule exists.
-            self.access.wait_rules(share_id, denied=denied, what=(
-                'the rules being replaced on share %s' % share_id))
+            self.access.wait_rules(share_id, denied=denied)
             for _current, rule in plan.replace:
                 touched.append(self.access.allow(share_id, rule)['id'])
         for current in plan.remove:
@@ -397,13 +367,10 @@ class ShareAccessModule(ManilaModule):
                          or 'none listed'))
         return rules
 
-    def finish(self, changed, share, rules, before, after):
-        result = dict(changed=changed, rules=list(rules), share=dict(
-            id=share['id'], name=share.get('name'),
-            access_rules_status=share.get('access_rules_status')))
-        if self.diff_mode:
-            result['diff'] = dict(before=dict(rules=before), after=dict(rules=after))
-        self.exit(**result)
+    def finish_rules(self, changed, share, rules, before, after):
+        self.finish(changed, dict(rules=before), dict(rules=after), rules=list(rules),
+                    share=dict(id=share['id'], name=share.get('name'),
+                               access_rules_status=share.get('access_rules_status')))
 
 
 def main():

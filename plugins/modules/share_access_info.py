@@ -113,10 +113,9 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
-    InvalidRule,
     filter_rules,
     validate_target,
 )
@@ -137,15 +136,12 @@ class ShareAccessInfoModule(ManilaModule):
         p = self.params
         client = self.client
         if p['access_to'] is not None:
-            try:
-                validate_target(p['access_type'], p['access_to'], client.version)
-            except InvalidRule as exc:
-                return self.fail(str(exc))
+            validate_target(p['access_type'], p['access_to'], client.version)
         metadata = None
         if p['metadata']:
             client.require('access_rule_metadata', 'Filtering by rule metadata')
             metadata = dict((str(k), str(v)) for k, v in p['metadata'].items())
-        share = resources.require(client, 'share', p['share'])
+        share = lookups.require(client, 'share', p['share'])
         server_filters = {}
         if client.supports('share_access_rules_api'):
             server_filters = dict(access_type=p['access_type'],
@@ -156,7 +152,7 @@ class ShareAccessInfoModule(ManilaModule):
         rules = AccessAPI(client).list(share['id'], server_filters)
         rules = filter_rules(rules, access_type=p['access_type'], access_to=p['access_to'],
                              access_level=p['access_level'], metadata=metadata)
-        self.exit(changed=False, rules=rules, share=dict(
+        self.finish(rules=rules, share=dict(
             id=share['id'], name=share.get('name'),
             access_rules_status=share.get('access_rules_status')))
 

@@ -107,9 +107,8 @@ api_version:
 
 import json
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
-from ansible_collections.openkeel.manila.plugins.module_utils.client import looks_like_uuid
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
 
 # option -> feature that the server needs to apply it
@@ -119,6 +118,11 @@ FILTER_FEATURES = {
     'availability_zone': 'availability_zone_filter',
     'is_soft_deleted': 'soft_delete',
 }
+
+# Filters given by name or ID: (option, lookup kind, Manila's filter).
+REFERENCE_FILTERS = (('share_type', 'share_type', 'share_type_id'),
+                     ('share_network', 'share_network', 'share_network_id'),
+                     ('snapshot', 'snapshot', 'snapshot_id'))
 
 
 class ShareInfoModule(ManilaModule):
@@ -144,13 +148,12 @@ class ShareInfoModule(ManilaModule):
         for option, feature in FILTER_FEATURES.items():
             if p[option]:
                 self.client.require(feature, 'The %s filter' % option)
-        shares = resources.list_all(self.client, 'shares/detail', 'shares',
-                                    self.query())
+        shares = lookups.list_all(self.client, 'shares/detail', 'shares', self.query())
         if p['with_export_locations']:
             api = ShareAPI(self.client)
             shares = [dict(s, export_locations=api.export_locations(s['id']))
                       for s in shares]
-        self.exit(changed=False, shares=shares)
+        self.finish(shares=shares)
 
     def query(self):
         p = self.params
@@ -160,15 +163,11 @@ class ShareInfoModule(ManilaModule):
             'status': p['status'],
             'availability_zone': p['availability_zone'],
         }
-        if p['share_type']:
-            query['share_type_id'] = self.share_type_id(p['share_type'])
-        if p['share_network']:
-            query['share_network_id'] = ShareAPI(self.client).resolve_id(
-                'share_network', p['share_network'])
-        if p['snapshot']:
-            query['snapshot_id'] = ShareAPI(self.client).resolve_id('snapshot', p['snapshot'])
+        for option, kind, key in REFERENCE_FILTERS:
+            if p[option]:
+                query[key] = lookups.resolve_id(self.client, kind, p[option])
         if p['export_location']:
-            key = 'export_location_id' if looks_like_uuid(p['export_location']) \
+            key = 'export_location_id' if lookups.looks_like_uuid(p['export_location']) \
                 else 'export_location_path'
             query[key] = p['export_location']
         if p['metadata']:
@@ -183,15 +182,6 @@ class ShareInfoModule(ManilaModule):
         if p['project']:
             query['project_id'] = p['project']
         return query
-
-    def share_type_id(self, name_or_id):
-        if looks_like_uuid(name_or_id):
-            return name_or_id
-        types = self.client.get('types').get('share_types', [])
-        for share_type in types:
-            if share_type.get('name') == name_or_id:
-                return share_type['id']
-        self.fail('No share type named %r is visible to this user.' % name_or_id)
 
 
 def main():

@@ -213,38 +213,16 @@ api_version:
   type: str
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
-    ADMIN_ONLY,
-    CANCEL,
-    COMPLETE,
-    ERROR,
-    FIND_DESTINATION,
-    MigrationAPI,
-    START,
-    WAIT_CANCELLABLE,
-    WAIT_CANCELLED,
-    WAIT_PHASE1,
-    WAIT_SUCCESS,
-    in_flight,
-    needs_move,
-    plan as make_plan,
+    Migration,
     resolve_flags,
-    resolve_share_type,
-    share_label,
-    start_body,
-    summarize,
     validate_request,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import wait_for
-
-# How long a run waits for a fresh migration's destination to appear.
-DESTINATION_WAIT = 120
 
 
 class ShareMigrationModule(ManilaModule):
@@ -265,158 +243,34 @@ class ShareMigrationModule(ManilaModule):
 
     def run(self):
         p = self.params
-        try:
-            self.flags = resolve_flags(p)
-            validate_request(p['state'], p['host'], self.flags)
-        except ValueError as exc:
-            self.fail(str(exc))
-
-        self.client.require('migration', 'Share migration')
-        self.api = MigrationAPI(self.client, p['timeout'])
-        share = resources.require(self.client, 'share', p['share'])
-        if 'host' not in share:
-            self.fail('%s: Manila does not show this user where %s lives. %s' % (
-                'Share migration needs an administrator', share_label(share),
-                ADMIN_ONLY))
-
-        type_id = network_id = None
-        if p['new_share_type']:
-            type_id = resolve_share_type(self.client, p['new_share_type'])
-        if p['new_share_network']:
-            network_id = resources.require(self.client, 'share_network',
-                                           p['new_share_network'])['id']
-
-        before = dict(share)
-        source, destination = self.hosts(share)
-        move_needed = bool(p['host']) and needs_move(share, p['host'], type_id, network_id)
-        plan = make_plan(share, p['state'], p['host'], destination, move_needed)
-        if plan.action == FIND_DESTINATION:
-            share, source, destination = self.find_destination(share)
-            plan = make_plan(share, p['state'], p['host'], destination, move_needed)
-        if plan.action == ERROR:
-            self.fail(plan.reason, share=share,
-                      migration=summarize(share, None, source, destination))
-        if START in plan.steps:
-            self.api.require_pool(p['host'])
-
+        flags = resolve_flags(p)
+        validate_request(p['state'], p['host'], flags)
+        migration = Migration(self.client, p['share'], p['state'], p['host'],
+                              p['new_share_type'], p['new_share_network'], flags,
+                              p['timeout'])
+        plan = migration.prepare()
+        before = {'host': migration.before.get('host'),
+                  'task_state': migration.before.get('task_state')}
         if self.check_mode:
-            return self.finish(plan, before, share, source, destination, ran=False)
+            after = dict(before)
+            if plan.changes:
+                after = {'host': p['host'] or before['host'],
+                         'task_state': migration.predicted_task_state()}
+            return self.finish_migration(plan.changes, migration, before, after,
+                                         ran=False)
+        sent = migration.run(p['wait'])
+        share = migration.share
+        self.finish_migration(migration.sent_writes(sent), migration, before,
+                              {'host': share.get('host'), 'task_state': share.get('task_state')},
+                              ran=True)
 
-        steps = plan.steps
-        if not p['wait']:
-            steps = self.steps_without_waiting(steps)
-        sent = []
-        for step in steps:
-            self.run_step(step, share, type_id, network_id)
-            sent.append(step)
-        if sent:
-            share = self.api.get_share(share['id'])
-        if WAIT_SUCCESS in sent and share.get('status') != 'available':
-            share = self.api.wait_available(share)
-        if WAIT_SUCCESS in sent:
-            source, destination = share.get('host'), None
-        else:
-            source, destination = self.hosts(share)
-        return self.finish(plan, before, share, source, destination, ran=True,
-                           sent=sent)
-
-    # -- helpers ---------------------------------------------------------------
-    def hosts(self, share):
-        if not in_flight(share):
-            return share.get('host'), None
-        source, destination = self.api.hosts(share['id'])
-        return source or share.get('host'), destination
-
-    def find_destination(self, share):
-        """A migration just started: wait until Manila names its destination."""
-        found = {}
-
-        def fetch():
-            current = self.api.get_share(share['id'])
-            if current is None:
-                return None
-            found['share'] = current
-            if in_flight(current):
-                found['hosts'] = self.hosts(current)
-                known = found['hosts'][1] is not None
-            else:
-                found['hosts'] = (current.get('host'), None)
-                known = True
-            return {'known': 'yes' if known else 'no'}
-
-        wait_for(fetch, ['yes'], [], min(self.params['timeout'], DESTINATION_WAIT),
-                 'The destination of the migration of %s' % share_label(share),
-                 state_of=lambda r: r['known'])
-        return found['share'], found['hosts'][0], found['hosts'][1]
-
-    @staticmethod
-    def steps_without_waiting(steps):
-        """wait=false: the writes up to the first wait, nothing after it."""
-        taken = []
-        for step in steps:
-            if step not in (START, COMPLETE, CANCEL):
-                break
-            taken.append(step)
-        return taken
-
-    def run_step(self, step, share, type_id, network_id):
-        api = self.api
-        if step == START:
-            api.start(share['id'], start_body(self.params['host'], self.flags,
-                                              type_id, network_id))
-        elif step == WAIT_PHASE1:
-            api.wait_phase1(share)
-        elif step == COMPLETE:
-            if (api.last_seen or {}).get('task_state') == 'migration_success':
-                return  # Manila found nothing to move: no cutover needed
-            api.complete(share['id'])
-        elif step == WAIT_SUCCESS:
-            api.wait_success(share)
-        elif step == WAIT_CANCELLABLE:
-            api.wait_cancellable(share)
-        elif step == CANCEL:
-            if (api.last_seen or {}).get('task_state') in ('migration_cancelled',
-                                                           'migration_success'):
-                return
-            api.cancel(share['id'])
-        elif step == WAIT_CANCELLED:
-            api.wait_cancelled(share)
-
-    def finish(self, plan, before, share, source, destination, ran, sent=()):
-        changed = plan.changes if not ran else any(
-            s in (START, COMPLETE, CANCEL) for s in sent)
-        shares = ShareAPI(self.client)
-        if ran and self.api.last_seen:
-            progress = self.api.last_seen
-        elif in_flight(share):
-            progress = self.api.progress(share['id'])
-        else:
-            progress = None
-        result_share = dict(share)
-        result_share['export_locations'] = shares.export_locations(share['id'])
-        result = dict(
-            changed=changed,
-            action=plan.action,
-            msg=plan.reason,
-            share=result_share,
-            migration=summarize(share, progress, source, destination),
-        )
-        if not ran:
-            result['msg'] = '(check mode) ' + plan.reason
-        if self.diff_mode:
-            after = {'host': share.get('host'), 'task_state': share.get('task_state')}
-            if not ran and plan.changes:
-                after = {'host': self.params['host'] or share.get('host'),
-                         'task_state': self.predicted_task_state()}
-            result['diff'] = dict(
-                before={'host': before.get('host'), 'task_state': before.get('task_state')},
-                after=after)
-        self.exit(**result)
-
-    def predicted_task_state(self):
-        return {'completed': 'migration_success',
-                'phase1_done': 'migration_driver_phase1_done',
-                'cancelled': 'migration_cancelled'}[self.params['state']]
+    def finish_migration(self, changed, migration, before, after, ran):
+        plan = migration.plan
+        share = dict(migration.share, export_locations=ShareAPI(
+            self.client).export_locations(migration.share['id']))
+        self.finish(changed, before, after, action=plan.action,
+                    msg=plan.reason if ran else '(check mode) ' + plan.reason,
+                    share=share, migration=migration.summary(ran))
 
 
 def main():

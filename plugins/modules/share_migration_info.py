@@ -87,7 +87,7 @@ api_version:
   type: str
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     MigrationAPI,
@@ -108,7 +108,7 @@ class ShareMigrationInfoModule(ManilaModule):
     def run(self):
         self.client.require('migration', 'Share migration')
         api = MigrationAPI(self.client)
-        share = resources.require(self.client, 'share', self.params['share'])
+        share = lookups.require(self.client, 'share', self.params['share'])
         if 'host' not in share:
             self.warn('Manila does not show this user the share\'s host: share '
                       'migration and its details are admin-only by default.')
@@ -121,7 +121,7 @@ class ShareMigrationInfoModule(ManilaModule):
         migration['in_flight'] = moving
         migration['phase1_done'] = migration['task_state'] in MIGRATION_PHASE1_DONE_STATES
         migration['failed'] = migration['task_state'] in MIGRATION_ERROR_STATES
-        self.exit(changed=False, share=share, migration=migration)
+        self.finish(share=share, migration=migration)
 
 
 def main():

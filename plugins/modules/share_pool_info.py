@@ -101,12 +101,8 @@ api_version:
   type: str
 '''
 
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
-from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
-    MigrationAPI,
-    exact,
-    parse_pool_name,
-)
 
 
 class SharePoolInfoModule(ManilaModule):
@@ -126,19 +122,16 @@ class SharePoolInfoModule(ManilaModule):
         p = self.params
         filters = dict(host=p['host'], backend=p['backend'], pool=p['pool'])
         if p['name']:
-            try:
-                host, backend, pool = parse_pool_name(p['name'])
-            except ValueError as exc:
-                self.fail(str(exc).replace('host must', 'name must'))
+            host, backend, pool = lookups.parse_pool_name(p['name'], option='name')
             filters = dict(host=host, backend=backend, pool=pool)
         if not p['regex']:
-            filters = dict((k, exact(v) if v else None) for k, v in filters.items())
-        pools = MigrationAPI(self.client).pools(share_type=p['share_type'],
-                                                detail=p['detail'], **filters)
+            filters = dict((k, lookups.exact(v) if v else None) for k, v in filters.items())
+        pools = lookups.list_pools(self.client, share_type=p['share_type'],
+                                   detail=p['detail'], **filters)
         if p['name']:
             pools = [pool for pool in pools if pool.get('name') == p['name']]
         pools.sort(key=lambda pool: pool.get('name') or '')
-        self.exit(changed=False, pools=pools)
+        self.finish(pools=pools)
 
 
 def main():

@@ -1,16 +1,39 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Recorded HTTP for unit tests: answers a client's requests from a script.
+"""Scripted HTTP for unit tests: answers a client's requests from a script.
 
 Only for what the real local cloud cannot produce (old servers, 5xx,
-connection failures); everything else is proved against the real Manila.
+connection failures, exact request sequences); everything else is proved
+against the real Manila.
+
+Each scripted exchange says what the next request must be, exactly: method,
+path and query (or the whole URL), whether it carries a token, the
+microversion header, the experimental header, and optionally the JSON body.
+A request that differs fails the test at once; a scripted exchange that no
+request used fails the test at its end (see conftest.py).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import json
+
+from urllib.parse import urlsplit
+
+VERSION_HEADER = 'X-OpenStack-Manila-API-Version'
+EXPERIMENTAL_HEADER = 'X-OpenStack-Manila-API-Experimental'
+
+# The version header a request must carry: the one negotiated by the client.
+NEGOTIATED = object()
+# A JSON body that is not checked.
+ANY_BODY = object()
+
+# Every session made by the current test (conftest.py checks them at the end).
+OPEN_SESSIONS = []
+
+Call = collections.namedtuple('Call', 'method url path headers body authenticated')
 
 
 class RecordedResponse(object):
@@ -27,32 +50,119 @@ class RecordedResponse(object):
         return self._body
 
 
-class RecordedSession(object):
-    """A stand-in for a keystoneauth session.
+class Exchange(object):
+    """One expected request and the answer (a response or an exception)."""
 
-    ``exchanges`` is a list of (method, path fragment, response or exception).
-    Each request must match the next exchange; every request is recorded in
-    ``calls`` as (method, url, headers, json body).
+    def __init__(self, method, path, answer, version=NEGOTIATED, experimental=False,
+                 authenticated=True, body=ANY_BODY):
+        self.method = method
+        self.path = path
+        self.answer = answer
+        self.version = version
+        self.experimental = experimental
+        self.authenticated = authenticated
+        self.body = body
+
+    def mismatches(self, call, negotiated):
+        """What about ``call`` differs from this exchange (empty: it matches)."""
+        problems = []
+        if call.method != self.method:
+            problems.append('method %s, expected %s' % (call.method, self.method))
+        seen = call.url if self.path.startswith('http') else call.path
+        if seen != self.path:
+            problems.append('URL %s, expected %s' % (seen, self.path))
+        if call.authenticated != self.authenticated:
+            problems.append('authenticated=%s, expected %s' % (call.authenticated,
+                                                               self.authenticated))
+        want_version = negotiated if self.version is NEGOTIATED else self.version
+        have_version = call.headers.get(VERSION_HEADER)
+        if have_version != want_version:
+            problems.append('version header %r, expected %r' % (have_version, want_version))
+        have_experimental = call.headers.get(EXPERIMENTAL_HEADER) == 'True'
+        if EXPERIMENTAL_HEADER in call.headers and not have_experimental:
+            problems.append('experimental header %r' % call.headers[EXPERIMENTAL_HEADER])
+        if have_experimental != self.experimental:
+            problems.append('experimental header %s, expected %s' % (
+                'sent' if have_experimental else 'missing',
+                'sent' if self.experimental else 'none'))
+        if self.body is not ANY_BODY and call.body != self.body:
+            problems.append('body %r, expected %r' % (call.body, self.body))
+        return problems
+
+
+def expect(method, path, answer, **checks):
+    """An Exchange; ``checks``: version, experimental, authenticated, body."""
+    return Exchange(method, path, answer, **checks)
+
+
+def _exchange(item):
+    return item if isinstance(item, Exchange) else Exchange(*item)
+
+
+class RecordedSession(object):
+    """A stand-in for a keystoneauth session that follows a script.
+
+    ``exchanges`` are Exchange objects or (method, path, answer) tuples.  The
+    client must always pass ``raise_exc=False`` (it maps errors itself).
     """
 
     def __init__(self, exchanges):
-        self.exchanges = list(exchanges)
+        self.exchanges = [_exchange(e) for e in exchanges]
         self.calls = []
+        # Set by make_client once the client negotiated.
+        self.negotiated = None
+        OPEN_SESSIONS.append(self)
 
-    def request(self, url, method, raise_exc=True, authenticated=True, **kwargs):
-        self.calls.append((method, url, kwargs.get('headers') or {}, kwargs.get('json')))
+    def request(self, url, method, raise_exc=True, authenticated=True, headers=None,
+                json=None, **kwargs):  # pylint: disable=redefined-outer-name
+        parts = urlsplit(url)
+        call = Call(method, url, parts.path + ('?' + parts.query if parts.query else ''),
+                    dict(headers or {}), json, authenticated)
+        self.calls.append(call)
+        if kwargs:
+            raise AssertionError('unexpected arguments %s for %s %s' % (sorted(kwargs), method, url))
+        if raise_exc is not False:
+            raise AssertionError('%s %s sent with raise_exc=%r; the client must map '
+                                 'errors itself' % (method, url, raise_exc))
         if not self.exchanges:
-            raise AssertionError('unexpected request %s %s' % (method, url))
-        want_method, fragment, answer = self.exchanges.pop(0)
-        if want_method != method or fragment not in url:
-            raise AssertionError('expected %s %s, got %s %s' % (
-                want_method, fragment, method, url))
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
+            raise AssertionError('unexpected request %s %s (the script is used up)' % (method, url))
+        exchange = self.exchanges.pop(0)
+        problems = exchange.mismatches(call, self.negotiated)
+        if problems:
+            raise AssertionError('request %d (%s %s) does not match the script: %s' % (
+                len(self.calls), method, call.path, '; '.join(problems)))
+        if isinstance(exchange.answer, Exception):
+            raise exchange.answer
+        return exchange.answer
 
-    def paths(self):
-        return ['%s %s' % (method, url.split('8786', 1)[-1]) for method, url, _h, _b in self.calls]
+    def unused(self):
+        return ['%s %s' % (e.method, e.path) for e in self.exchanges]
+
+    def requests(self):
+        """Every request as 'METHOD path?query'."""
+        return ['%s %s' % (c.method, c.path) for c in self.calls]
+
+    def bodies(self, method='POST'):
+        """The JSON bodies of the requests with ``method``, in order."""
+        return [c.body for c in self.calls if c.method == method]
+
+    def writes(self):
+        return [c for c in self.calls if c.method not in ('GET', 'HEAD')]
+
+
+def forget_sessions():
+    del OPEN_SESSIONS[:]
+
+
+def check_every_exchange_used():
+    """Fail (AssertionError) when a session of this test left exchanges unused;
+    forgets the sessions either way."""
+    unused = [(index, session.unused()) for index, session in enumerate(OPEN_SESSIONS)
+              if session.unused()]
+    forget_sessions()
+    if unused:
+        raise AssertionError('scripted HTTP exchanges were never requested: %s' % '; '.join(
+            'session %d: %s' % (index, ', '.join(left)) for index, left in unused))
 
 
 def versions_document(max_version, min_version='2.0', base='http://127.0.0.1:8786'):
@@ -66,10 +176,35 @@ def versions_document(max_version, min_version='2.0', base='http://127.0.0.1:878
     ]})
 
 
-def make_client(exchanges, max_version='2.99', cap=None, check_mode=False):
+def versions_exchange(max_version, **kwargs):
+    """The first exchange of every client: the versions document, without a token."""
+    return Exchange('GET', '/', versions_document(max_version, **kwargs), version=None,
+                    authenticated=False)
+
+
+class FakeClock(object):
+    """A clock and sleep that only move when slept on."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    def __call__(self):
+        return self.now
+
+
+def make_client(exchanges, max_version='2.99', cap=None, check_mode=False, clock=None):
+    """A negotiated ManilaClient on a RecordedSession; the script starts after
+    the versions document."""
     from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
-    session = RecordedSession([('GET', '8786/', versions_document(max_version))] + list(exchanges))
+    clock = clock or FakeClock()
+    session = RecordedSession([versions_exchange(max_version)] + list(exchanges))
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap=cap,
-                          check_mode=check_mode, sleep=lambda seconds: None)
+                          check_mode=check_mode, sleep=clock.sleep, clock=clock)
     client.negotiate()
+    session.negotiated = str(client.version)
     return client, session

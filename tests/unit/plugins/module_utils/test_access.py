@@ -9,24 +9,29 @@ import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
-    InvalidRule,
     diff_view,
     filter_rules,
     plan_rules,
     predicted_rules,
     prepare_rules,
+    pending_rules,
     required_features,
-    rules_progress,
     same_rule,
+    share_needs_wait_for_rules,
     validate_target,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     CheckModeWrite,
+    InvalidInput,
     ManilaError,
+    UnsupportedFeature,
+    WaitFailed,
+    WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import WaitFailed
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
     RecordedResponse,
     make_client,
 )
@@ -90,13 +95,13 @@ def test_valid_targets(access_type, access_to, version):
 
 @pytest.mark.parametrize('access_type,access_to,version,needle', INVALID)
 def test_invalid_targets(access_type, access_to, version, needle):
-    with pytest.raises(InvalidRule) as err:
+    with pytest.raises(InvalidInput) as err:
         validate_target(access_type, access_to, V(version))
     assert needle in str(err.value)
 
 
 def test_strict_network_error_names_both_meanings():
-    with pytest.raises(InvalidRule) as err:
+    with pytest.raises(InvalidInput) as err:
         validate_target('ip', '10.0.0.5/24', V('2.99'))
     assert '10.0.0.0/24' in str(err.value) and '10.0.0.5 ' in str(err.value)
 
@@ -137,7 +142,7 @@ def test_duplicates_with_the_same_level_are_one_rule():
 
 
 def test_duplicates_with_different_levels_are_an_error():
-    with pytest.raises(InvalidRule) as err:
+    with pytest.raises(InvalidInput) as err:
         prepare_rules([want('10.0.0.1'), want('10.0.0.1/32', 'ro')], V('2.99'))
     message = str(err.value)
     assert 'rules[0] and rules[1]' in message and 'access_level' in message
@@ -145,7 +150,7 @@ def test_duplicates_with_different_levels_are_an_error():
 
 
 def test_every_invalid_rule_is_reported_at_once():
-    with pytest.raises(InvalidRule) as err:
+    with pytest.raises(InvalidInput) as err:
         prepare_rules([want('10.0.0.1'), want('10.0.0.5/24'), want('ab', access_type='user')],
                       V('2.99'))
     assert 'rules[1]' in str(err.value) and 'rules[2]' in str(err.value)
@@ -167,7 +172,7 @@ def test_defaults_and_metadata_as_strings():
     (dict(access_level='rx'), 'rw or ro'),
 ])
 def test_invalid_rule_settings(extra, needle):
-    with pytest.raises(InvalidRule) as err:
+    with pytest.raises(InvalidInput) as err:
         prepare_rules([want('10.0.0.1', **extra)], V('2.99'))
     assert needle in str(err.value)
 
@@ -258,13 +263,41 @@ def test_filter_rules_matches_ip_as_network():
     assert [r['id'] for r in filter_rules(rules, metadata={'o': 'x'})] == ['id-10.0.0.2']
 
 
-def test_progress_of_a_wait():
+def test_what_a_wait_still_waits_for():
     rules = [rule('a', state='active'), rule('b', state='applying')]
-    assert rules_progress(rules, ['id-a'], []) == 'settled'
-    assert rules_progress(rules, ['id-a', 'id-b'], []) == 'busy'
-    assert rules_progress(rules, ['id-a'], ['id-b']) == 'busy'
-    assert rules_progress(rules, ['id-a'], ['id-gone']) == 'settled'
-    assert rules_progress([rule('a', state='error')], ['id-a'], []) == 'failed'
+    assert pending_rules(rules, ['id-a'], []) == []
+    assert pending_rules(rules, ['id-a', 'id-b'], []) == ['ip:b is applying']
+    assert pending_rules(rules, ['id-a'], ['id-b']) == ['ip:b is still applying']
+    assert pending_rules(rules, ['id-a'], ['id-gone']) == []
+    assert pending_rules(rules, ['id-x'], []) == ['rule id-x is missing from the listing']
+
+
+@pytest.mark.parametrize('share, wait, outcome', [
+    ({'status': 'available'}, True, False),
+    ({'status': 'creating'}, True, True),
+    ({'status': 'extending'}, False, 'busy (extending)'),
+    ({'status': 'migrating', 'task_state': 'migration_in_progress'}, True, 'until the migration'),
+    ({'status': 'available', 'is_soft_deleted': True}, True, 'recycle bin'),
+])
+def test_when_a_share_takes_rule_changes(share, wait, outcome):
+    share = dict(share, id=SHARE_ID, name='data')
+    client, _session = make_client([])
+    if isinstance(outcome, bool):
+        assert share_needs_wait_for_rules(client, share, wait) is outcome
+    else:
+        with pytest.raises(CannotConverge) as err:
+            share_needs_wait_for_rules(client, share, wait)
+        assert outcome in str(err.value)
+
+
+def test_rules_of_a_share_in_error_need_2_74():
+    share = {'id': SHARE_ID, 'name': 'data', 'status': 'error'}
+    old, _session = make_client([], max_version='2.73')
+    with pytest.raises(UnsupportedFeature) as err:
+        share_needs_wait_for_rules(old, share, True)
+    assert '2.74' in str(err.value)
+    new, _session = make_client([], max_version='2.74')
+    assert share_needs_wait_for_rules(new, share, True) is False
 
 
 # -- calls on recorded HTTP -----------------------------------------------------------
@@ -275,13 +308,12 @@ def listing(*rules):
 
 def test_below_2_45_the_listing_is_the_access_list_action_even_in_check_mode():
     client, session = make_client([
-        ('POST', '/shares/%s/action' % SHARE_ID, listing(rule('10.0.0.1'))),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, listing(rule('10.0.0.1'))),
     ], max_version='2.44', check_mode=True)
     rules = AccessAPI(client).list(SHARE_ID)
     assert [r['access_to'] for r in rules] == ['10.0.0.1']
-    method, url, headers, body = session.calls[-1]
-    assert body == {'access_list': None}
-    assert headers['X-OpenStack-Manila-API-Version'] == '2.44'
+    assert session.bodies('POST') == [{'access_list': None}]
+    assert session.calls[-1].headers['X-OpenStack-Manila-API-Version'] == '2.44'
 
 
 def test_check_mode_still_refuses_real_writes():
@@ -292,17 +324,17 @@ def test_check_mode_still_refuses_real_writes():
 
 def test_below_2_45_a_wait_polls_the_action_until_active():
     client, session = make_client([
-        ('POST', '/shares/%s/action' % SHARE_ID,
+        ('POST', '/v2/shares/%s/action' % SHARE_ID,
          RecordedResponse(200, {'access': dict(rule('10.0.0.1', state='queued_to_apply'),
                                                id='r1')})),
-        ('POST', '/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1', state='applying'), id='r1'))),
-        ('POST', '/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1'), id='r1'))),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1', state='applying'), id='r1'))),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1'), id='r1'))),
     ], max_version='2.44')
     api = AccessAPI(client, timeout=30)
     new = api.allow(SHARE_ID, prepare_rules([want('10.0.0.1')], V('2.44'))[0])
     rules = api.wait_rules(SHARE_ID, touched=[new['id']])
     assert rules[0]['state'] == 'active'
-    bodies = [b for _m, _u, _h, b in session.calls[1:]]
+    bodies = session.bodies('POST')
     assert bodies[0] == {'allow_access': {'access_type': 'ip', 'access_to': '10.0.0.1',
                                           'access_level': 'rw'}}
     assert bodies[1:] == [{'access_list': None}, {'access_list': None}]
@@ -311,28 +343,28 @@ def test_below_2_45_a_wait_polls_the_action_until_active():
 def test_cephx_rules_return_their_access_key():
     key = 'AQBv0qhjAAAAABAAg5M0Zc3N8tJ4F3LwHs+T0g=='
     client, session = make_client([
-        ('POST', '/shares/%s/action' % SHARE_ID,
+        ('POST', '/v2/shares/%s/action' % SHARE_ID,
          RecordedResponse(200, {'access': dict(rule('app1', access_type='cephx', state='queued_to_apply'),
                                                id='c1')})),
-        ('GET', '/share-access-rules?share_id=%s' % SHARE_ID,
+        ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID,
          listing(dict(rule('app1', access_type='cephx', state='applying'), id='c1'))),
-        ('GET', '/share-access-rules?share_id=%s' % SHARE_ID,
+        ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID,
          listing(dict(rule('app1', access_type='cephx'), id='c1', access_key=key))),
     ], max_version='2.99')
     api = AccessAPI(client, timeout=30)
     new = api.allow(SHARE_ID, prepare_rules([want('app1', access_type='cephx')], V('2.99'))[0])
     rules = api.wait_rules(SHARE_ID, touched=[new['id']])
     assert rules[0]['access_key'] == key
-    assert session.calls[1][3] == {'allow_access': {'access_type': 'cephx', 'access_to': 'app1',
-                                                    'access_level': 'rw'}}
+    assert session.bodies('POST') == [{'allow_access': {
+        'access_type': 'cephx', 'access_to': 'app1', 'access_level': 'rw'}}]
 
 
 def test_level_change_in_place_on_2_88():
     client, session = make_client([
-        ('PUT', '/share-access-rules/r1', RecordedResponse(200, {'access': {'id': 'r1'}})),
+        ('PUT', '/v2/share-access-rules/r1', RecordedResponse(200, {'access': {'id': 'r1'}})),
     ], max_version='2.88')
     AccessAPI(client).update_level('r1', 'ro')
-    assert session.calls[-1][3] == {'update_access': {'access_level': 'ro'}}
+    assert session.bodies('PUT') == [{'update_access': {'access_level': 'ro'}}]
 
 
 def test_level_change_in_place_needs_2_88():
@@ -344,13 +376,13 @@ def test_level_change_in_place_needs_2_88():
 
 def test_deny_with_unrestrict_and_the_locked_rule_error():
     client, session = make_client([
-        ('POST', '/action', RecordedResponse(202)),
-        ('POST', '/action', RecordedResponse(403, {'forbidden': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
             'code': 403, 'message': "Cannot deny access for share since it has been locked."}})),
     ], max_version='2.82')
     api = AccessAPI(client)
     api.deny(SHARE_ID, rule('10.0.0.1'), unrestrict=True)
-    assert session.calls[-1][3] == {'deny_access': {'access_id': 'id-10.0.0.1', 'unrestrict': True}}
+    assert session.bodies('POST') == [{'deny_access': {'access_id': 'id-10.0.0.1', 'unrestrict': True}}]
     with pytest.raises(ManilaError) as err:
         api.deny(SHARE_ID, rule('10.0.0.1'))
     assert 'unrestrict=true' in str(err.value) and 'locked' in str(err.value)
@@ -358,36 +390,65 @@ def test_deny_with_unrestrict_and_the_locked_rule_error():
 
 def test_a_rule_in_error_fails_the_wait_with_manilas_message():
     client, _session = make_client([
-        ('GET', '/share-access-rules', listing(dict(rule('cn1', access_type='cert', state='error'), id='e1'))),
-        ('GET', '/messages', RecordedResponse(200, {'messages': [
-            {'user_message': 'update access rules: the access level or type may be unsupported.'}]})),
+        ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID,
+         listing(dict(rule('cn1', access_type='cert', state='error'), id='e1'))),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         RecordedResponse(200, {'messages': [
+             {'user_message': 'update access rules: the access level or type may be unsupported.'}]})),
     ], max_version='2.99')
     with pytest.raises(WaitFailed) as err:
         AccessAPI(client, timeout=30).wait_rules(SHARE_ID, touched=['e1'])
     message = str(err.value)
-    assert 'may be unsupported' in message and 'cert:cn1' in message
+    assert message == (
+        'Share %s has this access rule in error (cert:cn1, rw, e1) while waiting for its access '
+        'rules to settle. Manila says: update access rules: the access level or type may be '
+        'unsupported. The rule is left in error: remove it with state=absent, or run the task '
+        'again to retry it.' % SHARE_ID)
 
 
 def test_list_sends_filters_as_manila_reads_them():
     client, session = make_client([
-        ('GET', '/share-access-rules', listing()),
+        ('GET', '/v2/share-access-rules?share_id=%s&access_type=user&metadata=%%7B%%27o%%27%%3A+%%27x%%27%%7D'
+         % SHARE_ID, listing()),
     ], max_version='2.99')
     AccessAPI(client).list(SHARE_ID, dict(access_type='user', access_level=None,
                                           metadata={'o': 'x'}))
-    url = session.calls[-1][1]
-    assert 'access_type=user' in url and 'access_level' not in url
-    assert 'metadata=%7B%27o%27%3A+%27x%27%7D' in url
 
 
 def test_a_wait_that_times_out_says_what_is_pending():
-    clock = [0.0]
-    client, _session = make_client([
-        ('GET', '/share-access-rules', listing(dict(rule('10.0.0.1', state='applying'), id='r1'),
-                                               dict(rule('10.0.0.2', state='denying'), id='r2'))),
-    ] * 40, max_version='2.99')
-    client.sleep = lambda seconds: clock.__setitem__(0, clock[0] + seconds)
-    with pytest.raises(WaitFailed) as err:
-        AccessAPI(client, timeout=5, clock=lambda: clock[0]).wait_rules(
-            SHARE_ID, touched=['r1'], denied=['r2'])
+    clock = FakeClock()
+    pending = listing(dict(rule('10.0.0.1', state='applying'), id='r1'),
+                      dict(rule('10.0.0.2', state='denying'), id='r2'))
+    polls = 6   # 0.5 + 0.75 + 1.125 + 1.69 + 0.94 (the rest of the 5 s)
+    client, session = make_client([
+        ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID, pending),
+    ] * polls + [
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         RecordedResponse(200, {'messages': []})),
+    ], max_version='2.99', clock=clock)
+    with pytest.raises(WaitTimeout) as err:
+        AccessAPI(client, timeout=5).wait_rules(SHARE_ID, touched=['r1'], denied=['r2'])
     message = str(err.value)
-    assert 'ip:10.0.0.1 is applying' in message and 'ip:10.0.0.2 is still denying' in message
+    assert 'ip:10.0.0.1 is applying; ip:10.0.0.2 is still denying' in message
+    assert clock.now == pytest.approx(5.0)
+    assert len(session.calls) == 1 + polls + 1
+
+
+def test_wait_share_status_returns_error_instead_of_raising():
+    share = {'id': SHARE_ID, 'access_rules_status': 'syncing'}
+    client, _session = make_client([
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(share, access_rules_status='error')})),
+    ])
+    api = AccessAPI(client, timeout=30)
+    from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+    settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id))
+    assert settled['access_rules_status'] == 'error'
+
+
+def test_set_metadata_puts_only_the_items_given():
+    client, session = make_client([
+        ('PUT', '/v2/share-access-rules/r1/metadata', RecordedResponse(200, {'metadata': {}})),
+    ])
+    AccessAPI(client).set_metadata('r1', {'a': '1'})
+    assert session.bodies('PUT') == [{'metadata': {'a': '1'}}]

@@ -9,22 +9,25 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
-from ansible_collections.openkeel.manila.plugins.module_utils import client as client_mod
-from ansible_collections.openkeel.manila.plugins.module_utils.base import find_catalog_endpoint
 from ansible_collections.openkeel.manila.plugins.module_utils.client import (
-    CheckModeWrite,
-    ConfigurationError,
     EXPERIMENTAL_HEADER,
     ManilaClient,
-    ManilaError,
-    NotFound,
-    UnsupportedFeature,
     VERSION_HEADER,
     versions_document_url,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.connection import find_catalog_endpoint
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CheckModeWrite,
+    ConfigurationError,
+    ManilaError,
+    NotFound,
+    UnsupportedFeature,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import looks_like_uuid
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     RecordedSession,
+    expect,
     make_client,
     versions_document,
 )
@@ -51,7 +54,7 @@ def test_negotiation_happens_once_per_client():
     client, session = make_client([('GET', '/v2/shares/detail', RecordedResponse(200, {'shares': []}))])
     client.get('shares/detail')
     client.negotiate()
-    assert [c[0] for c in session.calls] == ['GET', 'GET']
+    assert session.requests() == ['GET /', 'GET /v2/shares/detail']
 
 
 def test_server_older_than_supported_fails_clearly():
@@ -67,8 +70,9 @@ def test_cap_below_supported_fails_clearly():
 
 
 def test_server_without_microversions_fails_clearly():
-    session = RecordedSession([('GET', '8786/', RecordedResponse(200, {'versions': [
-        {'id': 'v2.0', 'status': 'CURRENT', 'version': '', 'min_version': ''}]}))])
+    session = RecordedSession([expect('GET', '/', RecordedResponse(200, {'versions': [
+        {'id': 'v2.0', 'status': 'CURRENT', 'version': '', 'min_version': ''}]}),
+        version=None, authenticated=False)])
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2')
     with pytest.raises(ConfigurationError) as err:
         client.negotiate()
@@ -89,29 +93,32 @@ def test_versions_document_url_keeps_path_prefix(endpoint, expected):
 
 def test_endpoint_without_version_uses_versions_document_link():
     session = RecordedSession([
-        ('GET', 'cloud.example/share/', versions_document('2.99', base='https://cloud.example/share')),
-        ('GET', 'https://cloud.example/share/v2/shares/detail', RecordedResponse(200, {'shares': []})),
+        expect('GET', 'https://cloud.example/share/', versions_document(
+            '2.99', base='https://cloud.example/share'), version=None, authenticated=False),
+        expect('GET', 'https://cloud.example/share/v2/shares/detail',
+               RecordedResponse(200, {'shares': []}), version='2.99'),
     ])
     client = ManilaClient(session, 'https://cloud.example/share')
     client.get('shares/detail')
-    assert session.calls[1][1] == 'https://cloud.example/share/v2/shares/detail'
+    assert session.calls[1].url == 'https://cloud.example/share/v2/shares/detail'
 
 
 def test_every_request_carries_the_negotiated_version():
     client, session = make_client([('GET', '/v2/shares/abc', RecordedResponse(200, {'share': {'id': 'abc'}}))],
                                   max_version='2.65')
     client.get('shares/abc')
-    headers = session.calls[1][2]
+    headers = session.calls[1].headers
     assert headers[VERSION_HEADER] == '2.65'
     assert EXPERIMENTAL_HEADER not in headers
 
 
 @pytest.mark.parametrize('server_max, experimental', [('2.95', True), ('2.96', False), ('2.29', True)])
 def test_experimental_header_only_where_needed(server_max, experimental):
-    client, session = make_client([('POST', '/v2/shares/abc/action', RecordedResponse(202))],
+    client, session = make_client([expect('POST', '/v2/shares/abc/action', RecordedResponse(202),
+                                          experimental=experimental)],
                                   max_version=server_max)
     client.action('shares/abc', 'migration_cancel', None, feature='migration')
-    assert (EXPERIMENTAL_HEADER in session.calls[1][2]) is experimental
+    assert (EXPERIMENTAL_HEADER in session.calls[1].headers) is experimental
 
 
 def test_feature_too_new_fails_before_any_request():
@@ -196,6 +203,6 @@ def test_catalog_lookup_never_uses_the_v1_share_endpoint():
 
 
 def test_uuid_shape():
-    assert client_mod.looks_like_uuid('0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a')
-    assert not client_mod.looks_like_uuid('projects')
-    assert not client_mod.looks_like_uuid('')
+    assert looks_like_uuid('0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a')
+    assert not looks_like_uuid('projects')
+    assert not looks_like_uuid('')

@@ -16,8 +16,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     COMPLETE,
     ERROR,
     FIND_DESTINATION,
+    Migration,
     MigrationAPI,
-    MigrationError,
     NOTHING,
     Plan,
     RESUME,
@@ -26,16 +26,26 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     WAIT_CANCELLED,
     WAIT_PHASE1,
     WAIT_SUCCESS,
-    exact,
     needs_move,
-    parse_pool_name,
     plan,
     resolve_flags,
     start_body,
     validate_request,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    InvalidInput,
+    ManilaError,
+    WaitFailed,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import (
+    exact,
+    parse_pool_name,
+    require_pool,
+)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
+    expect,
     make_client,
 )
 
@@ -149,7 +159,7 @@ def test_host_assisted_defaults_drop_the_guarantees():
 @pytest.mark.parametrize('flag', ['writable', 'preserve_metadata', 'preserve_snapshots',
                                   'nondisruptive'])
 def test_host_assisted_refuses_any_guarantee(flag):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InvalidInput) as err:
         resolve_flags({'force_host_assisted_migration': True, flag: True})
     assert flag in str(err.value)
 
@@ -160,8 +170,9 @@ def test_explicit_false_flags_are_kept():
 
 @pytest.mark.parametrize('name', ['openkeel@beta', 'beta#pool', 'a@b#c#d', '', 'a @b#c'])
 def test_pool_names_must_be_complete(name):
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput) as err:
         parse_pool_name(name)
+    assert str(err.value).startswith('host must be a full pool name')
 
 
 def test_pool_name_parts():
@@ -169,9 +180,9 @@ def test_pool_name_parts():
 
 
 def test_target_required_unless_cancelling():
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         validate_request('completed', None, {})
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         validate_request('phase1_done', None, {})
     validate_request('cancelled', None, {})
 
@@ -189,135 +200,140 @@ def test_exact_filter_is_anchored_and_escaped():
 
 # -- recorded HTTP: what the real cloud cannot show -------------------------------------
 
+ACTION = '/v2/shares/%s/action' % SID
+PROGRESS = '/v2/shares/%s/migration-progress' % SID
+SHARE_PATH = '/v2/shares/%s' % SID
+MESSAGES = '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SID
+
+
 def progress(task_state, total):
     return RecordedResponse(200, {'total_progress': total, 'task_state': task_state,
                                   'details': {}})
 
 
-def no_messages():
-    return ('GET', '/v2/messages', RecordedResponse(200, {'messages': []}))
-
-
 def test_host_assisted_migration_runs_through_data_copying():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SID, RecordedResponse(202)),
-        ('GET', '/migration-progress', progress('data_copying_starting', 0)),
-        ('GET', '/migration-progress', progress('data_copying_in_progress', 40)),
-        ('GET', '/migration-progress', progress('data_copying_completed', 100)),
-        ('POST', '/v2/shares/%s/action' % SID, RecordedResponse(202)),
-        ('GET', '/migration-progress', progress('migration_completing', 100)),
-        ('GET', '/migration-progress', progress('migration_success', 100)),
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', PROGRESS, progress('data_copying_starting', 0)),
+        ('GET', PROGRESS, progress('data_copying_in_progress', 40)),
+        ('GET', PROGRESS, progress('data_copying_completed', 100)),
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', PROGRESS, progress('migration_completing', 100)),
+        ('GET', PROGRESS, progress('migration_success', 100)),
     ])
     polls = []
-    api = MigrationAPI(client, timeout=60, on_poll=polls.append, sleep=lambda s: None)
+    api = MigrationAPI(client, timeout=60, on_poll=polls.append)
     current = share()
     api.start(SID, start_body(BETA, resolve_flags({'force_host_assisted_migration': True})))
     assert api.wait_phase1(current)['task_state'] == 'data_copying_completed'
     api.complete(SID)
     assert api.wait_success(current)['task_state'] == 'migration_success'
     assert [p['total_progress'] for p in polls] == [0, 40, 100, 100, 100]
-    start = session.calls[1][3]
-    assert start == {'migration_start': {
+    assert session.bodies('POST') == [{'migration_start': {
         'host': BETA, 'writable': False, 'preserve_metadata': False,
         'preserve_snapshots': False, 'nondisruptive': False,
-        'force_host_assisted_migration': True}}
-    assert session.calls[5][3] == {'migration_complete': None}
-    # 2.99: graduated, no experimental header anywhere
-    assert all(EXPERIMENTAL_HEADER not in call[2] for call in session.calls)
+        'force_host_assisted_migration': True}}, {'migration_complete': None}]
 
 
 def test_scheduler_refusal_after_the_202_fails_with_task_state_and_messages():
     client, session = make_client([
-        ('GET', '/migration-progress', progress('migration_starting', 0)),
-        ('GET', '/migration-progress', progress('migration_error', 100)),
-        ('GET', '/v2/shares/%s' % SID, RecordedResponse(200, {'share': share('migration_error')})),
-        ('GET', '/v2/messages', RecordedResponse(200, {'messages': [
+        ('GET', PROGRESS, progress('migration_starting', 0)),
+        ('GET', PROGRESS, progress('migration_error', 100)),
+        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_error')})),
+        ('GET', MESSAGES, RecordedResponse(200, {'messages': [
             {'user_message': 'migration: No storage could be allocated.'}]})),
     ])
-    api = MigrationAPI(client, timeout=60, sleep=lambda s: None)
-    with pytest.raises(MigrationError) as err:
+    api = MigrationAPI(client, timeout=60)
+    with pytest.raises(WaitFailed) as err:
         api.wait_phase1(share('migration_starting', status='migrating'))
     text = str(err.value)
-    assert 'migration_error' in text
+    assert text.startswith('The migration of share data (%s) went to migration_error' % SID)
+    assert 'task_state: migration_error.' in text
     assert 'No storage could be allocated' in text
     assert 'The share is now available' in text
+    # Manila reports 100 for a failed migration: that is no progress.
+    assert 'Progress reached: 0%.' in text
 
 
 def test_completion_failure_leaves_instances_in_error_and_says_so():
     client, session = make_client([
-        ('GET', '/migration-progress', progress('migration_driver_in_progress', 60)),
-        ('GET', '/migration-progress', progress('migration_completing', 100)),
-        ('GET', '/migration-progress', progress('migration_error', 100)),
-        ('GET', '/v2/shares/%s' % SID, RecordedResponse(200, {'share': share(
+        ('GET', PROGRESS, progress('migration_driver_in_progress', 60)),
+        ('GET', PROGRESS, progress('migration_completing', 100)),
+        ('GET', PROGRESS, progress('migration_error', 100)),
+        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share(
             'migration_error', status='error')})),
-        ('GET', '/v2/messages', RecordedResponse(200, {'messages': [
+        ('GET', MESSAGES, RecordedResponse(200, {'messages': [
             {'user_message': 'complete migration: driver failed.'}]})),
     ])
-    api = MigrationAPI(client, timeout=60, sleep=lambda s: None)
-    with pytest.raises(MigrationError) as err:
+    api = MigrationAPI(client, timeout=60)
+    with pytest.raises(WaitFailed) as err:
         api.wait_success(share('migration_completing', status='migrating'))
     text = str(err.value)
     assert 'task_state: migration_error' in text
     assert 'Progress reached: 100%' in text
     assert 'instances in error' in text
     assert 'driver failed' in text
-    assert all(call[0] != 'POST' for call in session.calls)
+    assert session.writes() == []
 
 
 def test_below_2_98_progress_is_the_action_with_the_experimental_header():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SID, progress('migration_driver_in_progress', 50)),
-        ('POST', '/v2/shares/%s/action' % SID, progress('migration_driver_phase1_done', 100)),
+        expect('POST', ACTION, progress('migration_driver_in_progress', 50), experimental=True,
+               body={'migration_get_progress': None}),
+        expect('POST', ACTION, progress('migration_driver_phase1_done', 100), experimental=True,
+               body={'migration_get_progress': None}),
     ], max_version='2.95')
-    api = MigrationAPI(client, timeout=60, sleep=lambda s: None)
+    api = MigrationAPI(client, timeout=60)
     api.wait_phase1(share('migration_driver_in_progress', status='migrating'))
-    for method, url, headers, body in session.calls[1:]:
-        assert body == {'migration_get_progress': None}
-        assert headers[VERSION_HEADER] == '2.95'
-        assert headers[EXPERIMENTAL_HEADER] == 'True'
+    assert [c.headers[VERSION_HEADER] for c in session.calls[1:]] == ['2.95', '2.95']
 
 
 def test_between_2_96_and_2_97_the_action_has_no_experimental_header():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SID, progress('migration_driver_phase1_done', 100)),
+        expect('POST', ACTION, progress('migration_driver_phase1_done', 100),
+               body={'migration_get_progress': None}),
     ], max_version='2.97')
     MigrationAPI(client).progress(SID)
-    assert EXPERIMENTAL_HEADER not in session.calls[1][2]
+    assert EXPERIMENTAL_HEADER not in session.calls[1].headers
 
 
 def test_progress_action_is_allowed_in_check_mode():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SID, progress('migration_driver_in_progress', 10)),
+        expect('POST', ACTION, progress('migration_driver_in_progress', 10), experimental=True),
     ], max_version='2.90', check_mode=True)
     assert MigrationAPI(client).progress(SID)['total_progress'] == 10
 
 
 def test_progress_400_means_none_and_the_wait_reads_the_share():
     client, session = make_client([
-        ('GET', '/migration-progress', RecordedResponse(400, {'badRequest': {
+        ('GET', PROGRESS, RecordedResponse(400, {'badRequest': {
             'code': 400, 'message': 'cannot be obtained at this moment'}})),
-        ('GET', '/v2/shares/%s' % SID, RecordedResponse(200, {'share': share(
+        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share(
             'migration_driver_phase1_done', status='migrating')})),
     ])
-    api = MigrationAPI(client, timeout=60, sleep=lambda s: None)
+    api = MigrationAPI(client, timeout=60)
     assert api.wait_phase1(share('migration_driver_in_progress'))['task_state'] == \
         'migration_driver_phase1_done'
 
 
-def test_member_gets_admin_only_message():
-    client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SID, RecordedResponse(403, {'forbidden': {
-            'code': 403, 'message': 'Policy doesn\'t allow share:migration_start.'}})),
-    ])
-    with pytest.raises(MigrationError) as err:
-        MigrationAPI(client).start(SID, start_body(BETA, resolve_flags({})))
+@pytest.mark.parametrize('call', ['start', 'complete', 'cancel', 'instances', 'progress'])
+def test_member_gets_admin_only_message(call):
+    forbidden = RecordedResponse(403, {'forbidden': {
+        'code': 403, 'message': 'Policy doesn\'t allow share:migration.'}})
+    method, path = {'instances': ('GET', SHARE_PATH + '/instances'),
+                    'progress': ('GET', PROGRESS)}.get(call, ('POST', ACTION))
+    client, session = make_client([(method, path, forbidden)])
+    api = MigrationAPI(client)
+    args = {'start': (SID, start_body(BETA, resolve_flags({})))}.get(call, (SID,))
+    with pytest.raises(ManilaError) as err:
+        getattr(api, call)(*args)
     assert 'admin-only by default' in str(err.value)
     assert err.value.status == 403
 
 
 def test_destination_is_the_migrating_to_instance():
     client, session = make_client([
-        ('GET', '/v2/shares/%s/instances' % SID, RecordedResponse(200, {'share_instances': [
+        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
             {'id': 'i1', 'status': 'migrating', 'host': ALPHA},
             {'id': 'i2', 'status': 'migrating_to', 'host': BETA}]})),
     ])
@@ -326,19 +342,103 @@ def test_destination_is_the_migrating_to_instance():
 
 def test_unknown_pool_lists_the_known_ones():
     client, session = make_client([
-        ('GET', '/scheduler-stats/pools', RecordedResponse(200, {'pools': []})),
-        ('GET', '/scheduler-stats/pools', RecordedResponse(200, {'pools': [
+        ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=gamma%24&pool=fake_pool_for_GAMMA%24',
+         RecordedResponse(200, {'pools': []})),
+        ('GET', '/v2/scheduler-stats/pools', RecordedResponse(200, {'pools': [
             {'name': ALPHA}, {'name': BETA}]})),
     ])
-    with pytest.raises(MigrationError) as err:
-        MigrationAPI(client).require_pool(GAMMA)
-    assert ALPHA in str(err.value) and BETA in str(err.value)
-    assert 'host=openkeel%24' in session.calls[1][1]
+    with pytest.raises(InvalidInput) as err:
+        require_pool(client, GAMMA)
+    assert str(err.value) == 'No pool named %s is known to the scheduler. Pools: %s, %s.' % (
+        GAMMA, ALPHA, BETA)
 
 
 def test_progress_needs_no_experimental_header_on_2_98():
     client, session = make_client([
-        ('GET', '/v2/shares/%s/migration-progress' % SID, progress('migration_driver_in_progress', 5)),
+        ('GET', PROGRESS, progress('migration_driver_in_progress', 5)),
     ], max_version='2.98')
     assert MigrationAPI(client).progress(SID)['total_progress'] == 5
-    assert EXPERIMENTAL_HEADER not in session.calls[1][2]
+
+
+# -- the runner: plan, steps, what is sent -------------------------------------------------
+
+TYPE_ID = 'aaaaaaaa-0000-0000-0000-000000000002'
+
+
+def test_a_member_is_told_migration_is_admin_only_before_any_write():
+    member_view = dict(share())
+    del member_view['host']
+    client, session = make_client([
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [member_view]})),
+    ])
+    with pytest.raises(CannotConverge) as err:
+        Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare()
+    assert 'needs an administrator' in str(err.value)
+
+
+def test_the_runner_starts_waits_and_cuts_over():
+    client, session = make_client([
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+            {'id': TYPE_ID, 'name': 'beta'}, {'id': 'other', 'name': 'alpha'}]})),
+        ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
+         RecordedResponse(200, {'pools': [{'name': BETA}]})),
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', PROGRESS, progress('migration_driver_phase1_done', 100)),
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', PROGRESS, progress('migration_success', 100)),
+        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_success', host=BETA)})),
+    ])
+    migration = Migration(client, 'data', 'completed', BETA, new_share_type='beta',
+                          flags=resolve_flags({}))
+    assert migration.prepare().steps == (START, WAIT_PHASE1, COMPLETE, WAIT_SUCCESS)
+    sent = migration.run()
+    assert migration.sent_writes(sent)
+    assert session.bodies('POST') == [
+        {'migration_start': dict(start_body(BETA, resolve_flags({})), new_share_type_id=TYPE_ID)},
+        {'migration_complete': None}]
+    assert (migration.source, migration.destination) == (BETA, None)
+    assert migration.summary()['task_state'] == 'migration_success'
+
+
+def test_without_waiting_only_the_first_write_is_sent():
+    client, session = make_client([
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
+         RecordedResponse(200, {'pools': [{'name': BETA}]})),
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_driver_starting',
+                                                                  status='migrating')})),
+        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': BETA}]})),
+    ])
+    migration = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
+    migration.prepare()
+    assert migration.run(wait=False) == [START]
+    assert (migration.source, migration.destination) == (ALPHA, BETA)
+
+
+def test_check_mode_prepares_with_reads_only():
+    client, session = make_client([
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
+         RecordedResponse(200, {'pools': [{'name': BETA}]})),
+    ], check_mode=True)
+    migration = Migration(client, 'data', 'phase1_done', BETA, flags=resolve_flags({}))
+    assert migration.prepare().changes
+    assert migration.predicted_task_state() == 'migration_driver_phase1_done'
+    assert session.writes() == []
+
+
+def test_a_plan_error_fails_before_any_write_with_the_share_in_the_result():
+    in_flight = share('migration_driver_in_progress', status='migrating')
+    client, session = make_client([
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [in_flight]})),
+        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': GAMMA}]})),
+    ])
+    with pytest.raises(CannotConverge) as err:
+        Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare()
+    assert 'already in flight' in str(err.value) and GAMMA in str(err.value)
+    assert err.value.result['migration']['destination_host'] == GAMMA
+    assert session.writes() == []

@@ -7,8 +7,20 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import resources
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AmbiguousName,
+    CannotConverge,
+    InvalidInput,
+    WaitFailed,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    CREATE,
+    DELETE,
+    NOTHING,
+    RESTORE,
+    SOFT_DELETE,
+    UPDATE,
     ShareAPI,
     create_body,
     immutable_differences,
@@ -16,6 +28,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     metadata_changes,
     predicted_after,
     sort_export_locations,
+    plan_absent,
+    plan_create,
+    plan_restore,
+    plan_update,
     update_body,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
@@ -46,7 +62,7 @@ def test_metadata_values_compare_as_strings():
 
 
 def test_reserved_metadata_keys_are_refused():
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InvalidInput) as err:
         metadata_changes({}, {'__affinity_same_host': 'x'}, False)
     assert '__affinity_same_host' in str(err.value)
 
@@ -68,8 +84,9 @@ def test_update_uses_manilas_display_keys_and_only_differences():
 
 
 def test_create_body_leaves_out_unset_options():
-    params = {'share_proto': 'nfs', 'size': 2, 'name': 'x', 'metadata': {'a': 1}}
-    assert create_body(params, share_type='alpha') == {
+    params = {'share_proto': 'nfs', 'size': 2, 'name': 'x', 'metadata': {'a': 1},
+              'share_type': 'alpha', 'description': None}
+    assert create_body(params) == {
         'share_proto': 'NFS', 'size': 2, 'name': 'x', 'share_type': 'alpha', 'metadata': {'a': '1'}}
 
 
@@ -86,21 +103,22 @@ def test_preferred_export_location_first():
 
 def test_lookup_by_name_is_one_filtered_request():
     client, session = make_client([('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))])
-    assert ShareAPI(client).find('data')['id'] == SHARE['id']
+    assert lookups.find(client, 'share', 'data')['id'] == SHARE['id']
     assert len(session.calls) == 2
 
 
 def test_two_shares_with_one_name_are_reported_with_their_ids():
     other = dict(SHARE, id='99999999-2222-3333-4444-555555555555')
-    client, _session = make_client([('GET', 'name=data', RecordedResponse(200, {'shares': [SHARE, other]}))])
-    with pytest.raises(resources.AmbiguousName) as err:
-        ShareAPI(client).find('data')
+    client, _session = make_client([('GET', '/v2/shares/detail?name=data',
+                                     RecordedResponse(200, {'shares': [SHARE, other]}))])
+    with pytest.raises(AmbiguousName) as err:
+        lookups.find(client, 'share', 'data')
     assert SHARE['id'] in str(err.value) and other['id'] in str(err.value)
 
 
 def test_uuid_is_looked_up_as_an_id():
     client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(404, {'itemNotFound': {'message': 'nope'}}))])
-    assert ShareAPI(client).find(SHARE['id']) is None
+    assert lookups.find(client, 'share', SHARE['id']) is None
 
 
 def test_no_default_share_type_is_none_not_an_error():
@@ -111,19 +129,21 @@ def test_no_default_share_type_is_none_not_an_error():
 
 def test_listing_pages_with_limit_and_offset():
     client, session = make_client([
-        ('GET', 'limit=2&offset=0', RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}]})),
-        ('GET', 'limit=2&offset=2', RecordedResponse(200, {'shares': [{'id': 3}]})),
+        ('GET', '/v2/shares/detail?status=available&limit=2&offset=0',
+         RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}]})),
+        ('GET', '/v2/shares/detail?status=available&limit=2&offset=2',
+         RecordedResponse(200, {'shares': [{'id': 3}]})),
     ])
-    assert [s['id'] for s in resources.list_all(client, 'shares/detail', 'shares', {'status': 'available'},
-                                                page_size=2)] == [1, 2, 3]
+    assert [s['id'] for s in lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'},
+                                              page_size=2)] == [1, 2, 3]
 
 
 def test_failed_wait_carries_manila_user_messages():
-    from ansible_collections.openkeel.manila.plugins.module_utils.waiter import WaitFailed
     client, session = make_client([
         ('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': dict(SHARE, status='error')})),
-        ('GET', '/v2/messages?resource_id=' + SHARE['id'], RecordedResponse(200, {'messages': [
-            {'user_message': 'allocate host: No storage could be allocated for this share request.'}]})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE['id'],
+         RecordedResponse(200, {'messages': [
+             {'user_message': 'allocate host: No storage could be allocated for this share request.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
         ShareAPI(client).wait(SHARE)
@@ -132,5 +152,109 @@ def test_failed_wait_carries_manila_user_messages():
 
 def test_user_messages_skipped_on_old_clouds():
     client, session = make_client([], max_version='2.30')
-    assert resources.user_messages(client, 'abc') == ''
+    assert lookups.user_messages(client, 'abc') == ''
     assert len(session.calls) == 1
+
+
+# -- the plan ---------------------------------------------------------------------
+
+DESIRED = {'name': 'data', 'size': 1, 'share_proto': 'nfs', 'share_type': None,
+           'metadata': None, 'description': None, 'is_public': None}
+
+
+def test_plan_create_needs_name_protocol_and_size():
+    for option in ('name', 'share_proto', 'size'):
+        with pytest.raises(InvalidInput) as err:
+            plan_create(dict(DESIRED, **{option: None}))
+        assert str(err.value) == '%s is required to create a share.' % option
+
+
+def test_plan_create_body_and_diff():
+    plan = plan_create(dict(DESIRED, share_type='alpha', metadata={'a': 1}))
+    assert plan.action == CREATE and plan.changed
+    assert plan.body == {'share_proto': 'NFS', 'size': 1, 'name': 'data',
+                         'share_type': 'alpha', 'metadata': {'a': '1'}}
+    assert plan.before == {} and plan.after['share_type_name'] == 'alpha'
+
+
+def test_plan_update_nothing_when_the_share_matches():
+    plan = plan_update(SHARE, dict(DESIRED, description='old', metadata={'team': 'a'}))
+    assert plan.action == NOTHING and not plan.changed
+    assert plan.before == plan.after
+
+
+@pytest.mark.parametrize('size, new_size', [(2, 2), (1, None), (None, None)])
+def test_plan_update_resizes_only_to_another_size(size, new_size):
+    share = dict(SHARE, size=1)
+    plan = plan_update(share, dict(DESIRED, size=size))
+    assert plan.new_size == new_size
+    assert plan.changed is (new_size is not None)
+
+
+def test_plan_update_renames_only_when_identified_by_id():
+    assert plan_update(SHARE, dict(DESIRED, name='other')).update == {}
+    plan = plan_update(SHARE, dict(DESIRED, name='other'), rename=True)
+    assert plan.action == UPDATE and plan.update == {'display_name': 'other'}
+    assert plan.after['name'] == 'other' and plan.before['name'] == 'data'
+
+
+def test_plan_update_metadata_merge_keeps_unlisted_keys_unless_purged():
+    merged = plan_update(SHARE, dict(DESIRED, metadata={'team': 'b'}))
+    assert merged.metadata_set == {'team': 'b'} and merged.metadata_delete == []
+    purged = plan_update(SHARE, dict(DESIRED, metadata={'team': 'b'}), purge_metadata=True)
+    assert purged.metadata_delete == ['env']
+    assert purged.after['metadata'] == {'team': 'b'}
+
+
+def test_plan_update_refuses_immutable_changes_and_error_states():
+    with pytest.raises(InvalidInput) as err:
+        plan_update(SHARE, dict(DESIRED, share_proto='CIFS'))
+    assert 'cannot be changed in place' in str(err.value)
+    with pytest.raises(CannotConverge) as err:
+        plan_update(dict(SHARE, status='extending_error'), DESIRED)
+    assert 'status extending_error' in str(err.value)
+
+
+def test_plan_restore_needs_restore():
+    with pytest.raises(CannotConverge) as err:
+        plan_restore(dict(SHARE, is_soft_deleted=True), False)
+    assert 'restore=true' in str(err.value)
+    assert plan_restore(dict(SHARE, is_soft_deleted=True), True).action == RESTORE
+
+
+@pytest.mark.parametrize('share, soft, action', [
+    (None, False, NOTHING),
+    (None, True, NOTHING),
+    (SHARE, False, DELETE),
+    (SHARE, True, SOFT_DELETE),
+    (dict(SHARE, is_soft_deleted=True), True, NOTHING),
+    (dict(SHARE, is_soft_deleted=True), False, DELETE),
+])
+def test_plan_absent(share, soft, action):
+    plan = plan_absent(share, soft)
+    assert plan.action == action
+    assert plan.after == ({} if plan.changed else plan.before)
+
+
+def test_apply_update_sends_put_metadata_and_resize_in_order():
+    share_id = SHARE['id']
+    plan = plan_update(SHARE, dict(DESIRED, name='new', size=3, metadata={'team': 'b'}),
+                       purge_metadata=True, rename=True)
+    renamed = dict(SHARE, name='new')
+    client, session = make_client([
+        ('PUT', '/v2/shares/' + share_id, RecordedResponse(200, {'share': renamed})),
+        ('POST', '/v2/shares/%s/metadata' % share_id, RecordedResponse(200, {'metadata': {}})),
+        ('DELETE', '/v2/shares/%s/metadata/env' % share_id, RecordedResponse(200)),
+        ('POST', '/v2/shares/%s/action' % share_id, RecordedResponse(202)),
+    ])
+    share = ShareAPI(client).apply_update(SHARE, plan)
+    assert session.bodies('PUT') == [{'share': {'display_name': 'new'}}]
+    assert session.bodies('POST') == [{'metadata': {'team': 'b'}}, {'extend': {'new_size': 3}}]
+    assert share['name'] == 'new' and share['status'] == 'extending'
+    assert share['metadata'] == {'team': 'b', '__affinity_same_host': 'x'}
+
+
+def test_a_smaller_size_shrinks():
+    client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], RecordedResponse(202))])
+    ShareAPI(client).resize(SHARE['id'], 1, 2)
+    assert session.bodies('POST') == [{'shrink': {'new_size': 1}}]

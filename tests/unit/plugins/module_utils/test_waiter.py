@@ -9,28 +9,32 @@ import itertools
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaError
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    ManilaError,
+    WaitFailed,
+    WaitTimeout,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_ERROR_STATES
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
-    WaitFailed,
-    WaitTimeout,
     poll_delays,
-    wait_for,
+    user_message_explainer,
+    wait_for_status,
+    wait_until,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
+    RecordedResponse,
+    make_client,
 )
 
 
-class FakeClock(object):
+class Clocked(object):
+    """Just what the waiter uses of a client: its sleep and clock."""
+
     def __init__(self):
-        self.now = 0.0
-        self.sleeps = []
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-    def __call__(self):
-        return self.now
+        self.clock = FakeClock()
+        self.sleep = self.clock.sleep
 
 
 def sequence(*states):
@@ -43,64 +47,105 @@ def sequence(*states):
 
 
 def test_reaches_target_and_backs_off():
-    clock = FakeClock()
-    result = wait_for(sequence('creating', 'creating', 'creating', 'available'), ['available'],
-                      SHARE_ERROR_STATES, 60, 'Share x', sleep=clock.sleep, clock=clock)
+    client = Clocked()
+    result = wait_for_status(client, sequence('creating', 'creating', 'creating', 'available'),
+                             ['available'], SHARE_ERROR_STATES, 'Share x', 60)
     assert result['status'] == 'available'
-    assert clock.sleeps == [0.5, 0.75, 1.125]
+    assert client.clock.sleeps == [0.5, 0.75, 1.125]
 
 
 def test_delays_are_capped():
     delays = list(itertools.islice(poll_delays(), 12))
-    assert delays[0] == 0.5 and max(delays) == 5.0 and delays[-1] == 5.0
+    assert delays[:3] == [0.5, 0.75, 1.125]
+    assert max(delays) == 5.0 and delays[-1] == 5.0
 
 
 @pytest.mark.parametrize('state', sorted(SHARE_ERROR_STATES))
 def test_every_error_state_fails_at_once_with_user_messages(state):
-    clock = FakeClock()
+    client = Clocked()
     with pytest.raises(WaitFailed) as err:
-        wait_for(sequence('extending', state, 'available'), ['available'], SHARE_ERROR_STATES, 60,
-                 'Share x', explain=lambda r: 'Manila says: no valid host.',
-                 sleep=clock.sleep, clock=clock)
-    assert err.value.state == state
-    assert state in str(err.value) and 'Manila says: no valid host.' in str(err.value)
-    assert len(clock.sleeps) == 1
+        wait_for_status(client, sequence('extending', state, 'available'), ['available'],
+                        SHARE_ERROR_STATES, 'Share x', 60,
+                        explain=lambda r: 'Manila says: no valid host.')
+    assert err.value.state == 'went to %s' % state
+    assert str(err.value) == ('Share x went to %s while waiting for available. Manila says: '
+                              'no valid host.' % state)
+    assert len(client.clock.sleeps) == 1
 
 
-def test_timeout_says_where_it_stood():
-    clock = FakeClock()
+def test_timeout_says_where_it_stood_and_never_sleeps_past_the_deadline():
+    client = Clocked()
     with pytest.raises(WaitTimeout) as err:
-        wait_for(lambda: {'status': 'creating'}, ['available'], SHARE_ERROR_STATES, 10, 'Share x',
-                 sleep=clock.sleep, clock=clock)
-    assert 'still creating after 10 seconds' in str(err.value)
-    assert clock.now == pytest.approx(10.0)
+        wait_for_status(client, lambda: {'status': 'creating'}, ['available'],
+                        SHARE_ERROR_STATES, 'Share x', 10)
+    assert str(err.value) == ('Share x is still creating after 10 seconds (waiting for '
+                              'available); raise "timeout" or check the service.')
+    assert client.clock.now == pytest.approx(10.0)
 
 
 def test_waiting_for_deletion():
-    clock = FakeClock()
-    assert wait_for(sequence('deleting', None), [GONE], SHARE_ERROR_STATES, 10, 'Share x',
-                    sleep=clock.sleep, clock=clock) is None
+    assert wait_for_status(Clocked(), sequence('deleting', None), [GONE], SHARE_ERROR_STATES,
+                           'Share x', 10) is None
 
 
 def test_vanishing_resource_is_a_failure_when_not_waiting_for_deletion():
     with pytest.raises(WaitFailed) as err:
-        wait_for(sequence(None), ['available'], SHARE_ERROR_STATES, 10, 'Share x',
-                 sleep=lambda s: None)
-    assert 'disappeared' in str(err.value)
+        wait_for_status(Clocked(), sequence(None), ['available'], SHARE_ERROR_STATES, 'Share x', 10)
+    assert str(err.value) == 'Share x disappeared while waiting for available.'
+    assert err.value.state == GONE
 
 
 def test_unreadable_user_messages_do_not_hide_the_failure():
     def explain(resource):
         raise ManilaError('forbidden', status=403)
     with pytest.raises(WaitFailed) as err:
-        wait_for(sequence('error'), ['available'], SHARE_ERROR_STATES, 10, 'Share x',
-                 explain=explain, sleep=lambda s: None)
-    assert 'went to error' in str(err.value) and 'could not be read' in str(err.value)
+        wait_for_status(Clocked(), sequence('error'), ['available'], SHARE_ERROR_STATES,
+                        'Share x', 10, explain=explain)
+    assert 'went to error' in str(err.value)
+    assert 'Manila user messages could not be read: forbidden (HTTP 403)' in str(err.value)
 
 
 def test_on_poll_sees_every_poll():
     seen = []
-    clock = FakeClock()
-    wait_for(sequence('a', 'b', 'done'), ['done'], [], 10, 'x', on_poll=lambda r: seen.append(r['status']),
-             sleep=clock.sleep, clock=clock)
+    wait_for_status(Clocked(), sequence('a', 'b', 'done'), ['done'], [], 'x', 10,
+                    on_poll=lambda r: seen.append(r['status']))
     assert seen == ['a', 'b', 'done']
+
+
+def test_another_field_can_be_waited_on():
+    answers = iter([{'task_state': 'migration_in_progress'}, {'task_state': 'migration_success'}])
+    result = wait_for_status(Clocked(), lambda: next(answers), ['migration_success'],
+                             ['migration_error'], 'x', 10, field='task_state')
+    assert result == {'task_state': 'migration_success'}
+
+
+def test_a_predicate_wait_uses_its_own_words():
+    answers = iter([[1], [1, 2], [1, 2, 3]])
+    with pytest.raises(WaitTimeout) as err:
+        wait_until(Clocked(), lambda: next(answers), ready=lambda items: len(items) > 5,
+                   what='The list', goal='six items', timeout=1,
+                   describe=lambda items: 'at %d items' % len(items))
+    assert str(err.value).startswith('The list is still at 3 items after 1 seconds (waiting for six items)')
+
+
+def test_a_predicate_failure_ends_the_wait_with_its_reason():
+    with pytest.raises(WaitFailed) as err:
+        wait_until(Clocked(), lambda: {'n': 3}, ready=lambda r: False, what='The thing',
+                   goal='n to be 4', timeout=10, failure=lambda r: 'overshot to %d' % r['n'],
+                   explain=lambda r: 'Because.')
+    assert str(err.value) == 'The thing overshot to 3 while waiting for n to be 4. Because.'
+
+
+def test_ready_decides_about_a_vanished_resource():
+    assert wait_until(Clocked(), lambda: None, ready=lambda r: r is None, what='x', goal='gone',
+                      timeout=1) is None
+
+
+def test_user_message_explainer_reads_the_newest_messages_of_the_resource():
+    client, session = make_client([
+        ('GET', '/v2/messages?resource_id=abc&sort_key=created_at&sort_dir=desc&limit=3',
+         RecordedResponse(200, {'messages': [{'user_message': 'No valid host.'},
+                                             {'user_message': 'No valid host.'},
+                                             {'user_message': 'Quota exceeded.'}]})),
+    ])
+    assert user_message_explainer(client, 'abc')(None) == 'Manila says: No valid host. | Quota exceeded.'

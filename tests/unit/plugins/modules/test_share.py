@@ -75,14 +75,16 @@ def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
 def test_no_default_type_asks_for_share_type_and_writes_nothing(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS'}, [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', 'is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
         ('GET', '/v2/types/default', RecordedResponse(404, {'itemNotFound': {
             'code': 404, 'message': 'Default share type not found'}})),
     ])
     assert isinstance(outcome, Fail)
     assert 'no default share type' in outcome.result['msg']
     assert 'share_type' in outcome.result['msg']
-    assert [c[0] for c in session.calls] == ['GET'] * 4
+    assert session.requests() == ['GET /', 'GET /v2/shares/detail?name=data',
+                                  'GET /v2/shares/detail?name=data&is_soft_deleted=true',
+                                  'GET /v2/types/default']
 
 
 def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
@@ -91,7 +93,7 @@ def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
         'name': 'data', 'size': 1, 'share_proto': 'nfs', 'share_type': 'dhss',
         'share_network': 'tenant-net'}, [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', 'is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
         ('GET', '/v2/share-networks/detail?name=tenant-net', RecordedResponse(
             200, {'share_networks': [{'id': NET_ID, 'name': 'tenant-net'}]})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
@@ -100,7 +102,7 @@ def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
             200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]})),
     ])
     assert not isinstance(outcome, Fail), outcome.result
-    body = session.calls[4][3]['share']
+    body = session.bodies('POST')[0]['share']
     assert body['share_network_id'] == NET_ID and body['share_proto'] == 'NFS'
     assert outcome.result['changed'] is True
     assert outcome.result['share']['export_locations'][0]['path'] == '10.0.0.1:/a'
@@ -121,7 +123,7 @@ def test_soft_delete_on_an_old_server_fails_before_any_write(monkeypatch):
     ], max_version='2.68')
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == 'soft_delete needs Manila API 2.69; this cloud offers 2.68.'
-    assert all(c[0] == 'GET' for c in session.calls)
+    assert session.writes() == []
 
 
 def test_old_server_does_not_look_in_the_recycle_bin(monkeypatch):
@@ -139,7 +141,7 @@ def test_check_mode_resize_and_metadata_send_no_write(monkeypatch):
         ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
     ], check_mode=True)
     assert outcome.result['changed'] is True
-    assert [c[0] for c in session.calls] == ['GET', 'GET', 'GET']
+    assert session.writes() == [] and len(session.calls) == 3
 
 
 def test_member_rename_never_resets_task_state(monkeypatch):
@@ -152,9 +154,9 @@ def test_member_rename_never_resets_task_state(monkeypatch):
     assert outcome.result['changed'] is True
     assert outcome.result['share']['name'] == 'new'
     # one PUT with Manila's display_name key, no read-back, no task-state reset
-    assert [c[0] for c in session.calls] == ['GET', 'GET', 'PUT', 'GET']
-    assert session.calls[2][3] == {'share': {'display_name': 'new'}}
-    assert not any('reset_task_state' in str(c[3]) for c in session.calls)
+    assert [c.method for c in session.calls] == ['GET', 'GET', 'PUT', 'GET']
+    assert session.bodies('PUT') == [{'share': {'display_name': 'new'}}]
+    assert not any('reset_task_state' in str(c.body) for c in session.calls)
 
 
 def test_metadata_purge_keeps_manilas_keys_and_reads_nothing_back(monkeypatch):
@@ -166,7 +168,7 @@ def test_metadata_purge_keeps_manilas_keys_and_reads_nothing_back(monkeypatch):
         ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['share']['metadata'] == {'a': '2', '__affinity_same_host': 'h'}
-    assert session.calls[2][3] == {'metadata': {'a': '2'}}
+    assert session.bodies('POST') == [{'metadata': {'a': '2'}}]
     assert len(session.calls) == 5
 
 

@@ -1,0 +1,133 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""From a task's connection options to a negotiated ManilaClient.
+
+The keystone session comes from openstacksdk's config loader (clouds.yaml,
+``OS_*`` variables or an ``auth`` dict, exactly as openstack.cloud reads
+them); the v2 shared-file-system endpoint from the loader or, failing that,
+the service catalog.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import traceback
+
+from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    ConfigurationError,
+    error_from_keystoneauth,
+)
+
+try:
+    from openstack import config as sdk_config
+    from keystoneauth1 import exceptions as ksa_exc
+    SDK_IMPORT_ERROR = None
+except ImportError:
+    sdk_config = ksa_exc = None
+    SDK_IMPORT_ERROR = traceback.format_exc()
+
+# Catalog service types accepted for Manila's v2 API, best first.  The
+# generic alias "share" is deliberately absent: it names the v1 API.
+SERVICE_TYPES = ('shared-file-system', 'sharev2')
+
+
+def connection_argument_spec():
+    """The connection options, named as openstack.cloud names them."""
+    return dict(
+        cloud=dict(type='raw'),
+        auth=dict(type='dict', no_log=True),
+        auth_type=dict(type='str'),
+        region_name=dict(type='str'),
+        interface=dict(type='str', default='public', aliases=['endpoint_type'],
+                       choices=['admin', 'internal', 'public']),
+        validate_certs=dict(type='bool', aliases=['verify']),
+        ca_cert=dict(type='str', aliases=['cacert']),
+        client_cert=dict(type='str', aliases=['cert']),
+        client_key=dict(type='str', no_log=True, aliases=['key']),
+        api_timeout=dict(type='int'),
+        api_version=dict(type='str'),
+    )
+
+
+def find_catalog_endpoint(catalog, interface, region_name):
+    """The v2 Manila endpoint in a v3 service catalog (a list of services).
+
+    Only ``shared-file-system`` and ``sharev2`` count, in that order: the
+    ``share`` type is Manila's v1 API.
+    """
+    for service_type in SERVICE_TYPES:
+        for service in catalog or []:
+            if service.get('type') != service_type:
+                continue
+            for endpoint in service.get('endpoints') or []:
+                if endpoint.get('interface') != interface:
+                    continue
+                region = endpoint.get('region_id') or endpoint.get('region')
+                if region_name and region != region_name:
+                    continue
+                return endpoint.get('url')
+    return None
+
+
+def cloud_region(params):
+    """openstacksdk's CloudRegion for the task's connection options."""
+    cloud = params.get('cloud')
+    try:
+        loader = sdk_config.OpenStackConfig()
+        if isinstance(cloud, dict):
+            return loader.get_one(**cloud)
+        options = dict(
+            auth=params.get('auth'), auth_type=params.get('auth_type'),
+            region_name=params.get('region_name'), interface=params.get('interface'),
+            verify=params.get('validate_certs'), cacert=params.get('ca_cert'),
+            cert=params.get('client_cert'), key=params.get('client_key'),
+            api_timeout=params.get('api_timeout'),
+        )
+        options = dict((k, v) for k, v in options.items() if v is not None)
+        return loader.get_one(cloud=cloud, **options)
+    except Exception as exc:  # pylint: disable=broad-except
+        # openstacksdk raises several unrelated types for bad configuration
+        # (OpenStackConfigException, keystoneauth's MissingRequiredOptions,
+        # KeyError for an unknown auth plugin); all mean the same to a user.
+        raise ConfigurationError(
+            'Could not load the cloud configuration (%s: %s). Check "cloud", '
+            '"auth" and "auth_type", clouds.yaml or OS_* variables.'
+            % (type(exc).__name__, exc))
+
+
+def catalog_endpoint(session, region, interface):
+    """The Manila endpoint from the token's service catalog."""
+    access = session.auth.get_access(session)
+    catalog = access.service_catalog.catalog if access.service_catalog else []
+    region_name = region.get_region_name('shared-file-system') or None
+    endpoint = find_catalog_endpoint(catalog, interface, region_name)
+    if not endpoint:
+        raise ConfigurationError(
+            'No %s endpoint of type shared-file-system or sharev2%s in the '
+            'service catalog. Check region_name and interface, or set '
+            'shared_file_system_endpoint_override in clouds.yaml.'
+            % (interface, ' in region %s' % region_name if region_name else ''))
+    return endpoint
+
+
+def connect(params, check_mode=False):
+    """A ManilaClient for the task, with its microversion negotiated."""
+    region = cloud_region(params)
+    try:
+        session = region.get_session()
+        endpoint = region.get_endpoint('shared-file-system')
+        if not endpoint:
+            endpoint = catalog_endpoint(session, region,
+                                        params.get('interface') or 'public')
+    except ksa_exc.ClientException as exc:
+        error = error_from_keystoneauth(exc)
+        raise ConfigurationError('Keystone authentication failed: %s' % error.message,
+                                 status=error.status)
+    client = ManilaClient(session, endpoint, api_version_cap=params.get('api_version'),
+                          check_mode=check_mode)
+    client.negotiate()
+    return client

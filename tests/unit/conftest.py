@@ -1,0 +1,22 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every scripted HTTP exchange must be used: a test that scripts a request
+the code under test never sent fails (the script, or the code, is wrong)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils import recorded_http
+
+
+@pytest.fixture(autouse=True)
+def every_scripted_exchange_is_used():
+    recorded_http.forget_sessions()
+    yield
+    try:
+        recorded_http.check_every_exchange_used()
+    except AssertionError as exc:
+        pytest.fail(str(exc))
