@@ -10,8 +10,16 @@
 #   inventory would resolve. They are linked here directly to their pages, so the site keeps
 #   working links. Any other unresolved reference still fails the build (nitpicky = True).
 # - The guides (docs/*.md) are Markdown: myst-parser reads them.
+# - openkeel_sphinx (docs/site/openkeel_sphinx.py, copied next to conf.py) links the names of
+#   modules, roles and playbooks on every page to their pages, and lists on those pages the
+#   guides that use them.
+
+import os
+import sys
 
 from docutils import nodes
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 intersphinx_mapping = {}
 
@@ -44,4 +52,5 @@ def link_ansible_docs_label(app, env, node, contnode):
 
 def setup(app):
     app.setup_extension('myst_parser')
+    app.setup_extension('openkeel_sphinx')
     app.connect('missing-reference', link_ansible_docs_label)

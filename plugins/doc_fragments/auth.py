@@ -9,8 +9,9 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # Connection options shared by every module; names and meaning follow
-    # openstack.cloud so clouds.yaml files and module_defaults carry over.
+    # Options shared by every module (connection.connection_argument_spec):
+    # those of openstack.cloud's doc fragment with their names, types, defaults
+    # and meaning, so clouds.yaml files and module_defaults carry over.
     DOCUMENTATION = r'''
 options:
   cloud:
@@ -70,6 +71,35 @@ options:
     description:
       - Seconds to wait for one HTTP answer.
     type: int
+  wait:
+    description:
+      - Whether a module that starts asynchronous work in Manila waits until
+        it is done. Such a module documents what it waits for.
+      - Modules that only read (the C(_info) modules) accept it and ignore
+        it, so C(module_defaults) shared with C(openstack.cloud) work.
+    type: bool
+    default: true
+  timeout:
+    description:
+      - How many seconds a module that waits gives each asynchronous step.
+      - Modules that only read (the C(_info) modules) accept it and ignore it.
+    type: int
+    default: 180
+  sdk_log_path:
+    description:
+      - Append the log of openstacksdk and keystoneauth to this file, as
+        C(openstack.cloud) does. Without it nothing is logged.
+      - Secrets (passwords, tokens, cephx access keys) are replaced by
+        C(<redacted>) in the file.
+    type: str
+  sdk_log_level:
+    description:
+      - Level of the log written to O(sdk_log_path). V(DEBUG) adds every HTTP
+        request and response (headers and bodies) the task sends to Keystone
+        and Manila.
+    type: str
+    default: INFO
+    choices: [INFO, DEBUG]
   api_version:
     description:
       - Highest Manila API microversion to use, for example C(2.65).
@@ -79,9 +109,9 @@ options:
         a message naming the version they need.
     type: str
 requirements:
-  - python >= 3.9
-  - openstacksdk >= 4.0.0
-  - keystoneauth1 >= 5.0.0
+  - python >= 3.11
+  - openstacksdk >= 4.22.0
+  - keystoneauth1 >= 5.18.1
 notes:
   - Talks to the v2 API of the C(shared-file-system) service (catalog type
     C(sharev2)); the v1 C(share) endpoint is never used.

@@ -41,11 +41,16 @@ class ManilaModule(object):
     argument_spec = {}
     module_kwargs = {}
 
-    def __init__(self):
+    @classmethod
+    def full_argument_spec(cls):
+        """The module's options: the common ones (connection.py), then its own."""
         spec = connection.connection_argument_spec()
-        spec.update(self.argument_spec)
-        self.ansible = AnsibleModule(argument_spec=spec, supports_check_mode=True,
-                                     **self.module_kwargs)
+        spec.update(cls.argument_spec)
+        return spec
+
+    def __init__(self):
+        self.ansible = AnsibleModule(argument_spec=self.full_argument_spec(),
+                                     supports_check_mode=True, **self.module_kwargs)
         self.params = self.ansible.params
         self.check_mode = self.ansible.check_mode
         self.diff_mode = self.ansible._diff
@@ -65,6 +70,7 @@ class ManilaModule(object):
         if connection.SDK_IMPORT_ERROR is not None:
             self.ansible.fail_json(msg=missing_required_lib('openstacksdk'),
                                    exception=connection.SDK_IMPORT_ERROR)
+        connection.setup_sdk_logging(self.params)
         return connection.connect(self.params, check_mode=self.check_mode)
 
     # -- running ---------------------------------------------------------

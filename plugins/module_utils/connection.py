@@ -4,6 +4,8 @@
 
 """From a task's connection options to a negotiated ManilaClient.
 
+Also the openstacksdk/keystoneauth log that ``sdk_log_path`` asks for.
+
 The keystone session comes from openstacksdk's config loader (clouds.yaml,
 ``OS_*`` variables or an ``auth`` dict, exactly as openstack.cloud reads
 them); the v2 shared-file-system endpoint from the loader or, failing that,
@@ -14,20 +16,24 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import logging
+import re
 import traceback
 
 from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ConfigurationError,
+    InvalidInput,
     error_from_keystoneauth,
 )
 
 try:
+    import openstack
     from openstack import config as sdk_config
     from keystoneauth1 import exceptions as ksa_exc
     SDK_IMPORT_ERROR = None
 except ImportError:
-    sdk_config = ksa_exc = None
+    openstack = sdk_config = ksa_exc = None
     SDK_IMPORT_ERROR = traceback.format_exc()
 
 # Catalog service types accepted for Manila's v2 API, best first.  The
@@ -35,8 +41,18 @@ except ImportError:
 SERVICE_TYPES = ('shared-file-system', 'sharev2')
 
 
+SDK_LOG_LEVELS = ('INFO', 'DEBUG')
+
+
 def connection_argument_spec():
-    """The connection options, named as openstack.cloud names them."""
+    """The options every module takes: those of openstack.cloud's doc fragment
+    (same names, types, defaults and choices, so one module_defaults block
+    serves both collections) and ``api_version``.
+
+    ``wait`` and ``timeout`` are here for modules that never wait (they accept
+    them and do nothing with them); a module that waits declares them again
+    with its own default timeout (base.wait_argument_spec).
+    """
     return dict(
         cloud=dict(type='raw'),
         auth=dict(type='dict', no_log=True),
@@ -49,8 +65,97 @@ def connection_argument_spec():
         client_cert=dict(type='str', aliases=['cert']),
         client_key=dict(type='str', no_log=True, aliases=['key']),
         api_timeout=dict(type='int'),
+        wait=dict(type='bool', default=True),
+        timeout=dict(type='int', default=180),
+        sdk_log_path=dict(type='str'),
+        sdk_log_level=dict(type='str', default='INFO', choices=list(SDK_LOG_LEVELS)),
         api_version=dict(type='str'),
     )
+
+
+# -- the openstacksdk/keystoneauth log (sdk_log_path, sdk_log_level) -------------
+
+# Secrets that may appear in what keystoneauth logs at DEBUG: JSON fields of
+# request and response bodies (cephx keys of access rules, passwords of
+# security services or of an auth body) and token headers.  keystoneauth itself
+# logs token headers as hashes and never logs the token request, but this
+# filter does not rely on it.
+_SECRET_JSON_FIELD = re.compile(
+    r'("(?:access_key|password|secret|application_credential_secret|passcode)"'
+    r'\s*:\s*)"(?:[^"\\]|\\.)*"')
+_SECRET_HEADER = re.compile(
+    r'((?:X-Auth-Token|X-Subject-Token|X-Service-Token|Authorization)["\']?\s*:\s*["\']?'
+    r'(?:(?:Bearer|Basic|Negotiate|Token)\s+)?)(?!\{SHA256\})[^\s"\']+', re.IGNORECASE)
+REDACTED = '<redacted>'
+MIN_SECRET_LENGTH = 4
+
+# sdk_log_path -> its handler, so a second connection in one task adds no second one
+_SDK_LOG_HANDLERS = {}
+
+
+def redact(text, secrets=()):
+    """``text`` with the known secret fields, token headers and ``secrets``
+    (literal values) replaced by ``<redacted>``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    text = _SECRET_JSON_FIELD.sub(r'\1"%s"' % REDACTED, text)
+    return _SECRET_HEADER.sub(r'\1%s' % REDACTED, text)
+
+
+class RedactingFilter(logging.Filter):
+    """Redacts every record before the handler writes it."""
+
+    def __init__(self, secrets=()):
+        super(RedactingFilter, self).__init__()
+        # (a value of a few characters would blank out unrelated text)
+        self.secrets = sorted((s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH),
+                              key=len, reverse=True)
+
+    def filter(self, record):
+        message = record.getMessage()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        record.msg = redact(message, self.secrets)
+        record.args = None
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self.secrets)
+        return True
+
+
+def task_secrets(params):
+    """The secret values a task gives itself (in ``auth``), to keep out of the log."""
+    auth = params.get('auth') or {}
+    cloud = params.get('cloud')
+    if isinstance(cloud, dict):
+        auth = dict(cloud.get('auth') or {}, **auth)
+    return [str(value) for key, value in auth.items()
+            if value and any(word in key for word in ('password', 'secret', 'token', 'passcode'))]
+
+
+def setup_sdk_logging(params):
+    """Log openstacksdk and keystoneauth to ``sdk_log_path``, as openstack.cloud does.
+
+    Nothing happens without ``sdk_log_path``.  ``sdk_log_level`` DEBUG logs
+    every HTTP request and response (openstacksdk's ``http_debug``); INFO
+    logs what openstacksdk and keystoneauth say at that level.  The file is
+    appended to.  Secrets are redacted (RedactingFilter).
+    """
+    path = params.get('sdk_log_path')
+    if not path:
+        return None
+    if path in _SDK_LOG_HANDLERS:
+        return _SDK_LOG_HANDLERS[path]
+    try:
+        handler = logging.FileHandler(path)
+    except (IOError, OSError) as exc:
+        raise InvalidInput('sdk_log_path: cannot write the log file %s (%s).'
+                           % (path, exc.strerror or exc))
+    handler.addFilter(RedactingFilter(task_secrets(params)))
+    debug = params.get('sdk_log_level') == 'DEBUG'
+    openstack.enable_logging(debug=debug, http_debug=debug, handlers=[handler])
+    _SDK_LOG_HANDLERS[path] = handler
+    return handler
 
 
 def find_catalog_endpoint(catalog, interface, region_name):

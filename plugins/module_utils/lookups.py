@@ -4,7 +4,9 @@
 
 """Finding Manila resources by name or ID: every kind, one set of rules.
 
-- A UUID-shaped value is an ID: one GET of the resource.
+- A UUID-shaped value is tried as an ID first (one GET of the resource), and
+  as a name when no resource has that ID, as openstack.cloud does: a
+  resource whose name looks like a UUID is still found.
 - A name is one request with Manila's own ``name`` filter where the listing
   has one; kinds without it (share types) are matched in one listing, with
   private types included (``is_public=all``).
@@ -102,9 +104,16 @@ def single(kind, name, matches):
 
 
 def find(client, kind, name_or_id, extra_filters=None):
-    """One resource by ID (a UUID-shaped value) or exact name; None if absent."""
+    """One resource by ID or exact name; None if absent.
+
+    A UUID-shaped value is tried as an ID first (one GET), then as a name
+    when no resource has that ID (one more request).  ``extra_filters`` only
+    narrow the name listing.
+    """
     if looks_like_uuid(name_or_id):
-        return get_by_id(client, kind, name_or_id)
+        found = get_by_id(client, kind, name_or_id)
+        if found is not None:
+            return found
     return single(kind, name_or_id, list_by_name(client, kind, name_or_id, extra_filters))
 
 
@@ -117,9 +126,13 @@ def require(client, kind, name_or_id, extra_filters=None):
     return found
 
 
-def resolve_id(client, kind, name_or_id):
-    """The ID of a resource given by name or ID (an ID is taken as it is)."""
-    if looks_like_uuid(name_or_id):
+def resolve_id(client, kind, name_or_id, known_ids=()):
+    """The ID of a resource given by name or ID, by the rules of find().
+
+    ``known_ids``: IDs known to exist (for example those a share already
+    refers to); such a value is taken as it is, without a request.
+    """
+    if name_or_id in known_ids:
         return name_or_id
     return require(client, kind, name_or_id)['id']
 

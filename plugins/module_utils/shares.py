@@ -311,6 +311,10 @@ class ShareAPI(object):
     def get(self, share_id):
         return lookups.get_by_id(self.client, 'share', share_id)
 
+    def find(self, name_or_id):
+        """The share with this ID (a UUID-shaped value) or else this name."""
+        return lookups.find(self.client, 'share', name_or_id)
+
     def find_by_name(self, name, soft_deleted=False):
         extra = {'is_soft_deleted': 'true'} if soft_deleted else None
         return lookups.single('share', name, lookups.list_by_name(

@@ -40,8 +40,12 @@ options:
     default: present
   name:
     description:
-      - Name of the share. Without O(id) it identifies the share (Manila
+      - Name or ID of the share. Without O(id) it identifies the share (Manila
         names are not unique; two shares with the name fail the task).
+      - A UUID-shaped value is tried as a share ID first, then as a name when
+        no share has that ID, as in openstack.cloud. A share is never created
+        with a UUID-shaped name, so a mistyped or deleted ID with
+        O(state=present) fails instead of creating a share.
       - With O(id), the name the share should have (a rename).
     type: str
   id:
@@ -273,7 +277,7 @@ class ShareModule(ManilaModule):
     def find_share(self):
         if self.params['id']:
             return self.shares.get(self.params['id'])
-        return self.shares.find_by_name(self.params['name'])
+        return self.shares.find(self.params['name'])
 
     def desired(self, **resolved):
         p = self.params
@@ -295,6 +299,12 @@ class ShareModule(ManilaModule):
             binned = self.soft_deleted_namesake()
             if binned is not None:
                 return self.restore(binned)
+            if lookups.looks_like_uuid(p['name']):
+                raise InvalidInput(
+                    'No share has the ID or the name %s. A UUID-shaped name is taken as '
+                    'a share ID, and no share is created under such a name: check the '
+                    'ID (is the share deleted, or in another project?), or give the new '
+                    'share a name that is not a UUID.' % p['name'])
             return self.create()
         if share.get('is_soft_deleted'):
             return self.restore(share)
@@ -360,15 +370,20 @@ class ShareModule(ManilaModule):
         if p['mount_point_name']:
             self.client.require('mount_point_name', 'mount_point_name')
 
-    def reference_id(self, kind):
+    def reference_id(self, kind, share=None):
+        """The ID of the share network or snapshot the task names.
+
+        The ID the share already refers to needs no lookup.
+        """
         value = self.params[kind]
-        return lookups.resolve_id(self.client, kind, value) if value else None
+        known = (share.get('%s_id' % kind),) if share else ()
+        return lookups.resolve_id(self.client, kind, value, known) if value else None
 
     def update(self, share):
         p = self.params
         plan = plan_update(share, self.desired(
-            share_network_id=self.reference_id('share_network'),
-            snapshot_id=self.reference_id('snapshot')),
+            share_network_id=self.reference_id('share_network', share),
+            snapshot_id=self.reference_id('snapshot', share)),
             purge_metadata=p['purge_metadata'], rename=bool(p['id']))
         if plan.action == NOTHING or self.check_mode:
             return self.finish_share(plan, share)

@@ -25,6 +25,9 @@ import urllib.request
 HERE = os.path.dirname(os.path.realpath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CONSTRAINTS = os.path.join(HERE, 'constraints.txt')
+REQUEST_PROJECT_SRC = os.path.join(HERE, 'request_project.py')
+REQUEST_PROJECT_MODULE = 'openkeel_request_project'
+REQUEST_PROJECT_REL = 'manila/python/%s.py' % REQUEST_PROJECT_MODULE
 INTEGRATION_CONFIG = os.path.join(REPO, 'tests', 'integration',
                                   'integration_config.yml')
 
@@ -37,6 +40,40 @@ LOGS = os.path.join(STATE, 'logs')
 RUN = os.path.join(STATE, 'run')
 CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
 SECRETS = os.path.join(STATE, 'secrets.json')
+# The ports and the number of lanes a cloud was brought up with: commands
+# run later without the environment variables use them again.
+SETTINGS = os.path.join(STATE, 'settings.json')
+LANES_FILE = os.path.join(DATA, 'lanes.json')
+
+
+def _setting(variable, key, default, low, high):
+    """An integer from the environment, else settings.json, else default."""
+    raw = os.environ.get(variable)
+    if not raw:
+        try:
+            with open(SETTINGS) as f:
+                return int(json.load(f)[key])
+        except (OSError, ValueError, KeyError, TypeError):
+            return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise SystemExit('ERROR: %s must be a whole number from %d to %d, '
+                         'not %r' % (variable, low, high, raw))
+    return value
+
+
+KEYSTONE_PORT = _setting('OPENKEEL_CLOUD_KEYSTONE_PORT', 'keystone_port',
+                         5000, 1024, 65535)
+MANILA_PORT = _setting('OPENKEEL_CLOUD_MANILA_PORT', 'manila_port',
+                       8786, 1024, 65535)
+# Lane 1 is the users admin and member; lanes 2..LANES have users of their
+# own (see lane_users()).
+LANES = _setting('OPENKEEL_CLOUD_LANES', 'lanes', 3, 1, 50)
+KEYSTONE_URL = 'http://127.0.0.1:%d/v3' % KEYSTONE_PORT
+MANILA_URL = 'http://127.0.0.1:%d/v2' % MANILA_PORT
 
 APT_PACKAGES = ['mariadb-server', 'rabbitmq-server', 'gcc', 'python3-dev',
                 'python3-venv']
@@ -44,23 +81,68 @@ PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi', 'PyMySQL',
                 'python-openstackclient', 'python-manilaclient',
                 'pytest']     # runs tests/cloud/test_cloud.py
 
-KEYSTONE_PORT = 5000
-MANILA_PORT = 8786
-KEYSTONE_URL = 'http://127.0.0.1:%d/v3' % KEYSTONE_PORT
-MANILA_URL = 'http://127.0.0.1:%d/v2' % MANILA_PORT
 HOST = 'openkeel'
-BACKENDS = (('alpha', 'ALPHA'), ('beta', 'BETA'))
-POOLS = {name: '%s@%s#fake_pool_for_%s' % (HOST, name, label)
-         for name, label in BACKENDS}
 MICROVERSION = '2.65'
+DEFAULT_ZONE = 'nova'           # Manila's storage_availability_zone default
+OTHER_ZONE = 'zone-b'
+
+
+class Backend(collections.namedtuple('Backend',
+                                     'name label dhss delay zone reserved')):
+    """One Dummy-driver backend: a section of manila-share.conf."""
+
+    @property
+    def pool(self):
+        return '%s@%s#fake_pool_for_%s' % (HOST, self.name, self.label)
+
+
+# What each is for: tests/cloud/README.md.  delay: the Dummy driver's
+# per-call delays under OPENKEEL_CLOUD_DELAY=mixed (the default):
+# 'realistic' (upstream's, create ~4 s) or 'zero'.  reserved: the
+# backend's reserved_share_percentage.  Every Dummy pool reports the same
+# capacity; reserving a quarter of alpha's and beta's makes the scheduler's
+# CapacityWeigher put shares of the default type (which names no backend,
+# so that they can migrate anywhere) on gamma.  (A goodness_function would
+# not do: the scheduler reads it from the pools, and the Dummy driver's
+# pools do not carry it.)
+BACKENDS = (
+    Backend('alpha', 'ALPHA', False, 'realistic', DEFAULT_ZONE, 25),
+    Backend('beta', 'BETA', False, 'realistic', DEFAULT_ZONE, 25),
+    Backend('gamma', 'GAMMA', False, 'zero', DEFAULT_ZONE, 0),
+    Backend('delta', 'DELTA', True, 'zero', DEFAULT_ZONE, 0),
+    Backend('epsilon', 'EPSILON', True, 'zero', OTHER_ZONE, 0),
+)
+POOLS = {b.name: b.pool for b in BACKENDS}
+# The standalone network plugin of the DHSS backends (no Neutron): it hands
+# out addresses of this range to share servers, whatever neutron_net_id
+# and neutron_subnet_id a share network names (it reads neither).
+DHSS_NETWORK = {
+    'gateway': '10.254.0.1',
+    'mask': '16',
+    'ranges': '10.254.0.10-10.254.255.250',
+}
 CAPABILITIES = {
     'snapshot_support': 'True',
     'create_share_from_snapshot_support': 'True',
     'revert_to_snapshot_support': 'True',
     'mount_snapshot_support': 'True',
 }
+# Share types: name -> (driver_handles_share_servers, extra specs).
+# 'default' is Manila's default_share_type: any DHSS=false backend, gamma
+# first (see reserved in BACKENDS).
+SHARE_TYPES = {
+    'default': (False, {}),
+    'alpha': (False, {'share_backend_name': 'ALPHA'}),
+    'beta': (False, {'share_backend_name': 'BETA'}),
+    'gamma': (False, {'share_backend_name': 'GAMMA'}),
+    'dhss': (True, {}),        # delta and epsilon: the zone decides
+    'nowhere': (False, {'share_backend_name': 'NOWHERE'}),
+}
+# Big enough for a fleet of 100+ shares per project and lane.
 QUOTAS = {'shares': 1000, 'gigabytes': 100000, 'snapshots': 1000,
-          'snapshot_gigabytes': 100000, 'share_networks': 100}
+          'snapshot_gigabytes': 100000, 'share_networks': 500,
+          'share_groups': 100, 'share_group_snapshots': 100,
+          'share_replicas': 100, 'replica_gigabytes': 10000}
 # Order matters: started in this order, stopped in reverse.
 SERVICES = ['mariadb', 'rabbitmq', 'keystone', 'manila-api',
             'manila-scheduler', 'manila-share']
@@ -72,6 +154,7 @@ LOG_OF = {
     'manila-scheduler': 'manila-scheduler.log',
     'manila-share': 'manila-share.log',
 }
+DELAYS = ('mixed', 'realistic', 'zero')
 T0 = time.monotonic()
 
 
@@ -144,7 +227,10 @@ def alive(pid, start=None):
 
 
 def marker():
-    return 'OPENKEEL_CLOUD_OWNER=' + STATE + ':' + load_secrets()['token']
+    # This state directory and its random token: a process of another
+    # cloud (another OPENKEEL_CLOUD_DIR) never carries it.
+    return 'OPENKEEL_CLOUD_OWNER=%s:%s' % (
+        STATE, (read_json(SECRETS) or {}).get('token', ''))
 
 
 def has_marker(pid, mark):
@@ -492,14 +578,44 @@ def vbin(name):
 # ----------------------------------------------------------------- secrets
 
 def load_secrets():
-    data = read_json(SECRETS)
-    if data:
-        return data
-    data = {k: secrets.token_urlsafe(18) for k in
-            ('admin', 'member', 'manila', 'db', 'token')}
-    os.makedirs(STATE, exist_ok=True)
-    write_file(SECRETS, json.dumps(data, indent=1), mode=0o600)
+    """Passwords (by user name) and the process token, made once each.
+
+    A cloud made by an older version gets the passwords of the new users
+    added; the existing ones are kept.
+    """
+    data = read_json(SECRETS) or {}
+    wanted = ['admin', 'member', 'manila', 'db', 'token'] + [
+        u.user for u in lane_users()]
+    missing = [k for k in wanted if k not in data]
+    if missing:
+        data.update((k, secrets.token_urlsafe(18)) for k in missing)
+        os.makedirs(STATE, exist_ok=True)
+        write_file(SECRETS, json.dumps(data, indent=1), mode=0o600)
     return data
+
+
+LaneUser = collections.namedtuple(
+    'LaneUser', 'lane kind user project cloud roles')
+
+
+def lane_users():
+    """The users of lanes 1..LANES: an admin and a member user each.
+
+    Lane 1 is the cloud's first users, admin (project admin) and member
+    (project demo); lane K >= 2 has users, projects and clouds named
+    laneK-admin and laneK-member.  Parallel test runs take a lane each.
+    """
+    out = []
+    for lane in range(1, LANES + 1):
+        for kind, roles in (('admin', ('admin',)),
+                            ('member', ('member', 'reader'))):
+            if lane == 1:
+                name = kind
+                project = 'admin' if kind == 'admin' else 'demo'
+            else:
+                name = project = 'lane%d-%s' % (lane, kind)
+            out.append(LaneUser(lane, kind, name, project, name, roles))
+    return out
 
 
 # ----------------------------------------------------------------- configs
@@ -633,23 +749,68 @@ def openstack_configs(ports, sec, delay):
             ('region_name', 'RegionOne'),
         ]),
     ])
-    if delay == 'zero':
-        delay_opts = [('dummy_driver_default_driver_method_delay', 0),
-                      ('dummy_driver_driver_methods_delays', '')]
-    else:
-        delay_opts = []     # the Dummy driver's upstream defaults
-    files['manila/manila-share.conf'] = ini(
-        [('DEFAULT', [('enabled_share_backends',
-                       ','.join(b[0] for b in BACKENDS))])] +
-        [(name, [('share_driver',
-                  'manila.tests.share.drivers.dummy.DummyDriver'),
-                 ('driver_handles_share_servers', 'False'),
-                 ('share_backend_name', label)] + delay_opts)
-         for name, label in BACKENDS])
-    paste_src = os.path.join(VENV, 'etc', 'manila', 'api-paste.ini')
-    with open(paste_src) as f:
-        files['manila/api-paste.ini'] = f.read()
+    files['manila/manila-share.conf'] = share_conf(delay)
+    files['manila/api-paste.ini'] = api_paste()
+    with open(REQUEST_PROJECT_SRC) as f:
+        files[REQUEST_PROJECT_REL] = f.read()
     return files
+
+
+def backend_delay(backend, delay):
+    """'realistic' or 'zero' for a backend under OPENKEEL_CLOUD_DELAY."""
+    return backend.delay if delay == 'mixed' else delay
+
+
+def share_conf(delay):
+    """manila-share.conf: the backends and the DHSS backends' network."""
+    sections = [('DEFAULT', [('enabled_share_backends',
+                              ','.join(b.name for b in BACKENDS))])]
+    for b in BACKENDS:
+        opts = [('share_driver',
+                 'manila.tests.share.drivers.dummy.DummyDriver'),
+                ('driver_handles_share_servers', str(b.dhss)),
+                ('share_backend_name', b.label)]
+        if b.zone != DEFAULT_ZONE:
+            opts.append(('backend_availability_zone', b.zone))
+        if b.reserved:
+            opts.append(('reserved_share_percentage', b.reserved))
+        if b.dhss:
+            # One group for both: the Dummy driver wants one admin
+            # address per share server as well as two user addresses.
+            opts += [('network_config_group', 'dhss_network'),
+                     ('admin_network_config_group', 'dhss_network')]
+        # The Dummy driver reads its delays from the backend's own
+        # section (manila.share.configuration.Configuration).
+        if backend_delay(b, delay) == 'zero':
+            opts += [('dummy_driver_default_driver_method_delay', 0),
+                     ('dummy_driver_driver_methods_delays', '')]
+        sections.append((b.name, opts))
+    sections.append(('dhss_network', [
+        ('network_api_class', 'manila.network.standalone_network_plugin.'
+         'StandaloneNetworkPlugin'),
+        ('network_plugin_ipv4_enabled', 'True'),
+        ('standalone_network_plugin_gateway', DHSS_NETWORK['gateway']),
+        ('standalone_network_plugin_mask', DHSS_NETWORK['mask']),
+        ('standalone_network_plugin_allowed_ip_ranges',
+         DHSS_NETWORK['ranges']),
+    ]))
+    return ini(sections)
+
+
+def api_paste():
+    """Manila's api-paste.ini with the request_project filter after
+    authtoken (see request_project.py)."""
+    with open(os.path.join(VENV, 'etc', 'manila', 'api-paste.ini')) as f:
+        text = f.read()
+    old = ' authtoken keystonecontext '
+    if text.count(old) != 2:
+        raise CloudError('%s/etc/manila/api-paste.ini has not the two '
+                         'pipelines with "%s" that request_project.py is '
+                         'put into: check the Manila version' % (VENV, old))
+    text = text.replace(old, ' authtoken request_project keystonecontext ')
+    return text + ('\n[filter:request_project]\n'
+                   'paste.filter_factory = %s:filter_factory\n'
+                   % REQUEST_PROJECT_MODULE)
 
 
 def fingerprint(files, names, *extra):
@@ -777,7 +938,11 @@ def record_rabbit_helpers():
         save_record('rabbitmq', rec)
 
 
-def uwsgi_argv(name, port, module, pyargv=None):
+REQUEST_LOG_FORMAT = '%(method) %(uri) %(status) %(msecs)ms [%(ltime)]'
+
+
+def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
+               pythonpath=None):
     argv = [vbin('uwsgi'),
             '--master', '--die-on-term', '--need-app', '--lazy-apps',
             '--enable-threads', '--strict',
@@ -791,9 +956,10 @@ def uwsgi_argv(name, port, module, pyargv=None):
             '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
             '--req-logger', 'file:' + os.path.join(LOGS,
                                                    name + '-requests.log'),
-            '--log-format',
-            '%(method) %(uri) %(status) %(msecs)ms [%(ltime)]',
+            '--log-format', log_format or REQUEST_LOG_FORMAT,
             ]
+    if pythonpath:
+        argv += ['--pythonpath', pythonpath]
     if pyargv:
         argv += ['--pyargv', pyargv]
     return argv
@@ -812,8 +978,13 @@ def openstack_specs(files):
         'manila-api': (
             uwsgi_argv('manila', MANILA_PORT, 'manila.wsgi.api:application',
                        pyargv='--config-file %s --log-file %s' % (
-                           mconf, os.path.join(LOGS, 'manila-api.log'))),
-            {}, ['manila/manila.conf', 'manila/api-paste.ini']),
+                           mconf, os.path.join(LOGS, 'manila-api.log')),
+                       # request_project.py sets %(project)
+                       log_format=REQUEST_LOG_FORMAT + ' %(project)',
+                       pythonpath=os.path.dirname(
+                           os.path.join(ETC, REQUEST_PROJECT_REL))),
+            {}, ['manila/manila.conf', 'manila/api-paste.ini',
+                 REQUEST_PROJECT_REL]),
         'manila-scheduler': (
             [vbin('manila-scheduler'), '--config-file', mconf,
              '--log-file', os.path.join(LOGS, 'manila-scheduler.log')],
@@ -824,7 +995,11 @@ def openstack_specs(files):
              '--log-file', os.path.join(LOGS, 'manila-share.log')],
             {}, ['manila/manila.conf', 'manila/manila-share.conf']),
     }
-    return {svc: (argv, env, fingerprint(files, names, argv, env))
+    # The scheduler learns of new backends by itself, but lists their
+    # pools only after a restart (see wait_for_backends).
+    extra_fp = {'manila-scheduler': [b.name for b in BACKENDS]}
+    return {svc: (argv, env, fingerprint(files, names, argv, env,
+                                         *extra_fp.get(svc, [])))
             for svc, (argv, env, names) in specs.items()}
 
 
@@ -1051,26 +1226,50 @@ def ks_user(http, name, password, project_id):
     return body['user']
 
 
+def read_lanes():
+    """{lane: {'admin'|'member': {user, project, project_id, cloud}}}."""
+    data = read_json(LANES_FILE) or {}
+    return {int(k): v for k, v in data.items()}
+
+
+def lanes_known(users):
+    lanes = read_lanes()
+    return all(lanes.get(u.lane, {}).get(u.kind, {}).get('project')
+               == u.project for u in users)
+
+
 def bootstrap_keystone(sec):
-    spec = {'manila': sec['manila'], 'member': sec['member'],
-            'url': MANILA_URL, 'v': 1}
-    if done('keystone-api', spec):
+    users = lane_users()
+    spec = {'manila': sec['manila'], 'url': MANILA_URL, 'v': 2,
+            'users': [[u.user, sec[u.user], u.project, list(u.roles)]
+                      for u in users]}
+    if done('keystone-api', spec) and lanes_known(users):
         return
-    say('creating the manila service user, catalog entry and demo project')
+    say('creating the manila service user, catalog entry and the users '
+        'of %d lane(s)' % LANES)
     http = keystone_login('admin', sec['admin'], 'admin')
     roles = {r: ks_ensure(http, 'roles', r, {})['id']
              for r in ('admin', 'member', 'reader', 'service')}
     proj = {}
-    for p in ('service', 'demo'):
-        proj[p] = ks_ensure(http, 'projects', p,
-                            {'domain_id': 'default', 'enabled': True})['id']
-    for user, pw, project, rlist in (
-            ('manila', sec['manila'], 'service', ('admin', 'service')),
-            ('member', sec['member'], 'demo', ('member', 'reader'))):
+    for p in ['service'] + [u.project for u in users]:
+        if p not in proj:
+            proj[p] = ks_ensure(http, 'projects', p, {
+                'domain_id': 'default', 'enabled': True})['id']
+    # keystone-manage bootstrap made admin, with its role in project admin.
+    grants = [('manila', sec['manila'], 'service', ('admin', 'service'))] + [
+        (u.user, sec[u.user], u.project, u.roles)
+        for u in users if u.user != 'admin']
+    for user, pw, project, rlist in grants:
         uid = ks_user(http, user, pw, proj[project])['id']
         for r in rlist:
             http.call('PUT', '%s/projects/%s/users/%s/roles/%s' % (
                 KEYSTONE_URL, proj[project], uid, roles[r]), ok=(204,))
+    lanes = read_lanes()
+    for u in users:
+        lanes.setdefault(u.lane, {})[u.kind] = {
+            'user': u.user, 'project': u.project,
+            'project_id': proj[u.project], 'cloud': u.cloud}
+    write_file(LANES_FILE, json.dumps(lanes, indent=1, sort_keys=True))
     body = http.body('GET', KEYSTONE_URL + '/services?type=sharev2')
     if body['services']:
         sid = body['services'][0]['id']
@@ -1099,49 +1298,118 @@ def manila_headers():
 
 
 def bootstrap_manila(sec):
-    spec = {'types': sorted(POOLS), 'caps': CAPABILITIES, 'quotas': QUOTAS,
-            'v': 1}
+    lanes = read_lanes()
+    project_ids = sorted({v['project_id'] for lane in lanes.values()
+                          for v in lane.values()})
+    spec = {'types': SHARE_TYPES, 'caps': CAPABILITIES, 'quotas': QUOTAS,
+            'projects': project_ids, 'v': 3}
     if done('manila-api', spec):
         return
-    say('creating share types and raising quotas')
+    say('creating share types, raising quotas of %d project(s)'
+        % len(project_ids))
     http = keystone_login('admin', sec['admin'], 'admin')
     hdr = manila_headers()
     body = http.body('GET', MANILA_URL + '/types?is_public=all', headers=hdr)
     types = {t['name']: t for t in body['share_types']}
-    wanted = {'default': {}}
-    for name, label in BACKENDS:
-        wanted[name] = {'share_backend_name': label}
-    for name, specs in wanted.items():
+    for name, (dhss, specs) in SHARE_TYPES.items():
         extra = dict(CAPABILITIES, **specs)
         if name not in types:
-            specs = dict(extra, driver_handles_share_servers='False')
+            extra['driver_handles_share_servers'] = str(dhss)
             http.call('POST', MANILA_URL + '/types', {'share_type': {
                 'name': name, 'share_type_access:is_public': True,
-                'extra_specs': specs}}, headers=hdr)
-        else:
+                'extra_specs': extra}}, headers=hdr)
+            continue
+        have = types[name].get('required_extra_specs', {}).get(
+            'driver_handles_share_servers', '')
+        if have.lower() != str(dhss).lower():
+            raise CloudError(
+                'share type %s exists with driver_handles_share_servers=%s, '
+                'this cloud wants %s: delete the type (openstack share type '
+                'delete %s, as admin) and run up again'
+                % (name, have, dhss, name))
+        have_specs = types[name].get('extra_specs', {})
+        if any(have_specs.get(k) != v for k, v in extra.items()):
             http.call('POST', '%s/types/%s/extra_specs' % (
                 MANILA_URL, types[name]['id']), {'extra_specs': extra},
                 headers=hdr)
-    body = http.body('GET', KEYSTONE_URL + '/projects')
-    for p in body['projects']:
-        if p['name'] in ('admin', 'demo'):
-            http.call('PUT', '%s/quota-sets/%s' % (MANILA_URL, p['id']),
-                      {'quota_set': QUOTAS}, headers=hdr)
+        if 'share_backend_name' in have_specs and \
+                'share_backend_name' not in extra:
+            http.call('DELETE', '%s/types/%s/extra_specs/share_backend_name'
+                      % (MANILA_URL, types[name]['id']), headers=hdr,
+                      ok=(202,))
+    # The defaults of every project (the tests may make projects of their
+    # own), and explicitly for the lanes' projects.
+    http.call('PUT', MANILA_URL + '/quota-class-sets/default',
+              {'quota_class_set': QUOTAS}, headers=hdr)
+    for pid in project_ids:
+        http.call('PUT', '%s/quota-sets/%s' % (MANILA_URL, pid),
+                  {'quota_set': QUOTAS}, headers=hdr)
     mark_done('manila-api', spec)
 
 
-def backends_ready(http):
+def backends_state(http):
+    """'services' while a backend's service is not up, 'pools' while the
+    scheduler does not list all pools, else 'ready'."""
     hdr = manila_headers()
     body = http.body('GET', MANILA_URL + '/services?binary=manila-share',
                      headers=hdr)
     up = {s['host'] for s in body['services']
           if s['state'] == 'up' and s['status'] == 'enabled'}
     if not all('%s@%s' % (HOST, n) in up for n in POOLS):
-        return False
+        return 'services'
     body = http.body('GET', MANILA_URL + '/scheduler-stats/pools',
                      headers=hdr)
     names = {p['name'] for p in body['pools']}
-    return all(p in names for p in POOLS.values())
+    return 'ready' if all(p in names for p in POOLS.values()) else 'pools'
+
+
+def wait_for_backends(http, specs):
+    """Wait until every backend is up and listed as a pool.
+
+    The scheduler answers GET /scheduler-stats/pools from a cache that it
+    fills only when it is empty or when it places a share, from the
+    capabilities the backends sent it: a backend that reports after the
+    first listing stays missing.  The backends report when they start, when
+    a scheduler starts and every 60 s; once a backend did not answer a new
+    scheduler.  When all backends are up and a pool is still missing after
+    20 s, restart manila-share and the scheduler together (twice at most).
+    """
+    say('waiting for the %d share backends to report up' % len(BACKENDS))
+    deadline = time.monotonic() + 120
+    missing_since = None
+    restarts = 0
+    last = None
+    while True:
+        state = backends_state(http)
+        if state != last and state != 'services':
+            say({'pools': 'all backends up; waiting for the scheduler to '
+                          'list their pools',
+                 'ready': 'all pools listed'}[state])
+        last = state
+        if state == 'ready':
+            return
+        reap()
+        for svc in ('manila-scheduler', 'manila-share'):
+            if not service_alive(svc):
+                fail_service(svc, 'its process exited')
+        now = time.monotonic()
+        if state != 'pools':
+            missing_since = None
+        elif missing_since is None:
+            missing_since = now
+        elif now - missing_since > 20 and restarts < 2:
+            restarts += 1
+            say('the scheduler lists not every pool after 20 s: restarting '
+                'manila-share and manila-scheduler')
+            for svc in ('manila-scheduler', 'manila-share'):
+                stop_service(svc)
+            start_openstack(specs, only=['manila-scheduler', 'manila-share'])
+            missing_since = None
+            deadline = max(deadline, time.monotonic() + 60)
+        if now > deadline:
+            fail_service('manila-share', 'backends %s not up/listed after '
+                         '%d s' % (', '.join(POOLS.values()), now - T0))
+        time.sleep(0.5)
 
 
 # ------------------------------------------------------------- outputs
@@ -1164,47 +1432,95 @@ def auth_dict(user, password, project):
             'project_domain_name': 'Default'}
 
 
-def write_outputs(sec):
-    clouds = {'clouds': {
-        'admin': {'auth_type': 'password', 'region_name': 'RegionOne',
-                  'identity_api_version': 3,
-                  'auth': auth_dict('admin', sec['admin'], 'admin')},
-        'member': {'auth_type': 'password', 'region_name': 'RegionOne',
-                   'identity_api_version': 3,
-                   'auth': auth_dict('member', sec['member'], 'demo')},
-    }}
+def write_clouds_yaml(sec):
+    clouds = {}
+    for u in lane_users():
+        clouds[u.cloud] = {'auth_type': 'password', 'region_name': 'RegionOne',
+                           'identity_api_version': 3,
+                           'auth': auth_dict(u.user, sec[u.user], u.project)}
     write_file(CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
-               + to_yaml(clouds) + '\n', mode=0o600)
+               + to_yaml({'clouds': clouds}) + '\n', mode=0o600)
+
+
+def integration_vars(sec, lane=None):
+    """The variables of integration_config.yml.
+
+    lane=None: lane 1's users without manila_lane_projects, so that the
+    request log checks of setup_manila count every request (as when one
+    ansible-test runs at a time).  lane=K: lane K's clouds, users and
+    projects, and manila_lane_projects (its two project IDs), which
+    scope those checks to the lane's own requests.
+    """
+    lanes = read_lanes()
+    mine = lanes[lane or 1]
     config = {
         'manila_clouds_yaml': CLOUDS_YAML,
-        'manila_cloud_admin': 'admin',
-        'manila_cloud_member': 'member',
+        'manila_cloud_admin': mine['admin']['cloud'],
+        'manila_cloud_member': mine['member']['cloud'],
         'manila_request_log': os.path.join(LOGS, 'manila-requests.log'),
         'manila_pool_alpha': POOLS['alpha'],
         'manila_pool_beta': POOLS['beta'],
+        'manila_pool_fast': POOLS['gamma'],
+        'manila_pool_dhss': POOLS['delta'],
+        'manila_pool_dhss_other_zone': POOLS['epsilon'],
         'manila_type_alpha': 'alpha',
         'manila_type_beta': 'beta',
+        'manila_type_default': 'default',
+        'manila_type_fast': 'gamma',
+        'manila_type_dhss': 'dhss',
+        'manila_type_unplaceable': 'nowhere',
+        'manila_zone': DEFAULT_ZONE,
+        'manila_zone_other': OTHER_ZONE,
+        'manila_zone_unknown': 'no-such-zone',
         'manila_cloud_venv': VENV,
-        'manila_auth_admin': auth_dict('admin', sec['admin'], 'admin'),
-        'manila_auth_member': auth_dict('member', sec['member'], 'demo'),
+        'manila_project_admin': mine['admin']['project'],
+        'manila_project_admin_id': mine['admin']['project_id'],
+        'manila_project_member': mine['member']['project'],
+        'manila_project_member_id': mine['member']['project_id'],
     }
-    write_file(INTEGRATION_CONFIG,
-               '# written by tests/cloud/manila-cloud up (git-ignored)\n'
+    for kind in ('admin', 'member'):
+        u = mine[kind]
+        config['manila_auth_' + kind] = auth_dict(
+            u['user'], sec[u['user']], u['project'])
+    # For names of things all lanes see (share types, public shares).
+    config['manila_lane'] = lane or 1
+    if lane is not None:
+        config['manila_lane_projects'] = [mine['admin']['project_id'],
+                                          mine['member']['project_id']]
+    return config
+
+
+def write_integration_config(path, config, what):
+    write_file(path, '# written by tests/cloud/manila-cloud %s\n' % what
                + to_yaml(config) + '\n', mode=0o600)
 
 
 # ------------------------------------------------------------- commands
 
 def cmd_up():
-    delay = os.environ.get('OPENKEEL_CLOUD_DELAY', 'realistic')
-    if delay not in ('realistic', 'zero'):
-        raise CloudError('OPENKEEL_CLOUD_DELAY must be realistic or zero')
+    delay = os.environ.get('OPENKEEL_CLOUD_DELAY') or 'mixed'
+    if delay not in DELAYS:
+        raise CloudError('OPENKEEL_CLOUD_DELAY must be one of %s, not %r'
+                         % (', '.join(DELAYS), delay))
     if os.geteuid() != 0:
         raise CloudError('run as root (it installs Debian packages and '
                          'runs MariaDB as root)')
     for d in (STATE, ETC, DATA, LOGS, RUN):
         os.makedirs(d, exist_ok=True)
-    say('state directory %s (delay: %s)' % (STATE, delay))
+    kept = read_json(SETTINGS) or {}
+    for service, port in (('keystone', KEYSTONE_PORT),
+                          ('manila', MANILA_PORT)):
+        key = service + '_port'
+        if kept.get(key, port) != port:
+            raise CloudError(
+                'this cloud serves %s on port %s (%s): its catalog, '
+                'clouds.yaml and tokens name it. Keep that port, or purge '
+                'the cloud to move it' % (service, kept[key], SETTINGS))
+    say('state directory %s (delay: %s, keystone port %d, manila port %d, '
+        '%d lane(s))' % (STATE, delay, KEYSTONE_PORT, MANILA_PORT, LANES))
+    write_file(SETTINGS, json.dumps({
+        'keystone_port': KEYSTONE_PORT, 'manila_port': MANILA_PORT,
+        'lanes': LANES}, indent=1) + '\n')
     ensure_apt()
     sec = load_secrets()
     ports = choose_ports()
@@ -1249,22 +1565,15 @@ def cmd_up():
         'GET', 'http://127.0.0.1:%d/' % MANILA_PORT, ok=(300,)), 90,
         'GET /')
     bootstrap_manila(sec)
-    write_outputs(sec)
+    write_clouds_yaml(sec)
+    write_integration_config(INTEGRATION_CONFIG, integration_vars(sec),
+                             'up (git-ignored)')
     admin = keystone_login('admin', sec['admin'], 'admin')
-    say('waiting for both share backends to report up')
-    deadline = time.monotonic() + 120
-    while not backends_ready(admin):
-        reap()
-        for svc in ('manila-scheduler', 'manila-share'):
-            if not service_alive(svc):
-                fail_service(svc, 'its process exited')
-        if time.monotonic() > deadline:
-            fail_service('manila-share', 'backends %s not up/visible after '
-                         '120 s' % ', '.join(POOLS.values()))
-        time.sleep(0.5)
+    wait_for_backends(admin, specs)
     say('cloud is up: keystone %s, manila %s, pools %s'
         % (KEYSTONE_URL, MANILA_URL, ', '.join(POOLS.values())))
-    print('clouds.yaml: %s (clouds admin, member)' % CLOUDS_YAML)
+    print('clouds.yaml: %s (clouds %s)' % (
+        CLOUDS_YAML, ', '.join(u.cloud for u in lane_users())))
     print('integration config: %s' % INTEGRATION_CONFIG)
     print('elapsed: %.1f s' % (time.monotonic() - T0))
 
@@ -1350,6 +1659,31 @@ def cmd_env():
     return 0
 
 
+def cmd_lane_config(lane, path):
+    """Write integration_config.yml for lane K (an ansible-test run)."""
+    try:
+        lane = int(lane)
+    except ValueError:
+        lane = 0
+    lanes = read_lanes()
+    sec = read_json(SECRETS) or {}
+    if not lanes or not os.path.exists(CLOUDS_YAML):
+        raise CloudError('no cloud in %s: run tests/cloud/manila-cloud up '
+                         'first' % STATE)
+    if not 1 <= lane <= LANES or lane not in lanes or any(
+            lanes[lane][k]['user'] not in sec for k in ('admin', 'member')):
+        raise CloudError('lane must be a number from 1 to %d (the cloud has '
+                         '%d lanes; OPENKEEL_CLOUD_LANES=N manila-cloud up '
+                         'makes N)' % (LANES, LANES))
+    config = integration_vars(sec, lane)
+    write_integration_config(os.path.abspath(path), config,
+                             'lane-config %d' % lane)
+    print('lane %d: clouds %s and %s, projects %s; written to %s' % (
+        lane, config['manila_cloud_admin'], config['manila_cloud_member'],
+        ', '.join(config['manila_lane_projects']), path))
+    return 0
+
+
 def take_lock(command):
     """Serialise up/down/purge: several developers share one cloud."""
     # Beside the state directory, not in it: purge must not remove it.
@@ -1378,9 +1712,15 @@ def take_lock(command):
 def main(argv):
     cmds = {'up': cmd_up, 'down': cmd_down, 'status': cmd_status,
             'purge': cmd_purge, 'env': cmd_env}
+    if len(argv) == 4 and argv[1] == 'lane-config':
+        try:
+            return cmd_lane_config(argv[2], argv[3])
+        except CloudError as exc:
+            print('ERROR: %s' % exc, file=sys.stderr)
+            return 1
     if len(argv) != 2 or argv[1] not in cmds:
-        print('usage: %s {%s}' % (os.path.basename(argv[0]),
-                                  '|'.join(cmds)), file=sys.stderr)
+        print('usage: %s {%s} | lane-config K PATH' % (
+            os.path.basename(argv[0]), '|'.join(cmds)), file=sys.stderr)
         return 2
     try:
         if argv[1] in ('up', 'down', 'purge'):

@@ -1,109 +1,358 @@
-"""Smoke test of the local cloud that tests/cloud/manila-cloud brings up.
+"""Tests of the local cloud that tests/cloud/manila-cloud brings up.
 
-Run after `tests/cloud/manila-cloud up`, with any Python that has
-openstacksdk (for example the cloud's own venv):
+Run after `tests/cloud/manila-cloud up`, with a Python that has
+openstacksdk, keystoneauth1, PyYAML and pytest (tools/test cloud uses the
+test venv):
 
-    pytest tests/cloud/test_cloud.py
-    /var/tmp/openkeel-manila-cloud/venv/bin/python tests/cloud/test_cloud.py
+    OPENKEEL_CLOUD_DIR=... python -m pytest tests/cloud/test_cloud.py
 
-Uses only the standard library, openstacksdk and keystoneauth1.
+Every test cleans up what it makes, also when it fails.
 """
 
+import json
 import os
-import sys
+import subprocess
 import time
 import uuid
 
+import pytest
+import yaml
 from openstack import config as os_config
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 STATE = os.environ.get('OPENKEEL_CLOUD_DIR') or '/var/tmp/openkeel-manila-cloud'
 CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
+REQUEST_LOG = os.path.join(STATE, 'logs', 'manila-requests.log')
 POOL_ALPHA = 'openkeel@alpha#fake_pool_for_ALPHA'
-HEADERS = {'X-OpenStack-Manila-API-Version': '2.65'}
-DEADLINE = 180
+POOL_GAMMA = 'openkeel@gamma#fake_pool_for_GAMMA'
+MICROVERSION = '2.65'
+DEADLINE = 120
+# The Dummy driver's upstream delay of create_share alone: a share on a
+# backend with realistic delays cannot be available sooner.
+REALISTIC_CREATE_DELAY = 3.98
 
 
-def session(cloud):
-    loader = os_config.OpenStackConfig(config_files=[CLOUDS_YAML],
-                                       vendor_files=[])
-    sess = loader.get_one(cloud=cloud).get_session()
-    url = sess.get_endpoint(service_type='sharev2', interface='public')
-    return sess, url.rstrip('/')
+def clouds():
+    with open(CLOUDS_YAML) as f:
+        return yaml.safe_load(f)['clouds']
 
 
-def call(sess, method, url, **kwargs):
-    headers = dict(HEADERS, **kwargs.pop('headers', {}))
-    return sess.request(url, method, headers=headers, raise_exc=False,
-                        **kwargs)
+def lanes():
+    with open(os.path.join(STATE, 'data', 'lanes.json')) as f:
+        return {int(k): v for k, v in json.load(f).items()}
 
 
-def wait_share(sess, url, share_id, want):
-    """Poll a share until its status is want (or it is gone, want=None)."""
-    deadline = time.monotonic() + DEADLINE
-    while True:
-        resp = call(sess, 'GET', '%s/shares/%s' % (url, share_id))
-        if want is None and resp.status_code == 404:
-            return None
-        assert resp.status_code == 200, resp.text
-        share = resp.json()['share']
-        if want is not None and share['status'] == want:
-            return share
-        assert 'error' not in share['status'], share
-        assert time.monotonic() < deadline, (
-            'share %s still %s after %d s'
-            % (share_id, share['status'], DEADLINE))
-        time.sleep(1)
+class Cloud:
+    """A keystoneauth session of one cloud of clouds.yaml and its Manila URL."""
+
+    def __init__(self, name):
+        loader = os_config.OpenStackConfig(config_files=[CLOUDS_YAML],
+                                           vendor_files=[])
+        self.sess = loader.get_one(cloud=name).get_session()
+        self.url = self.sess.get_endpoint(service_type='sharev2',
+                                          interface='public').rstrip('/')
+        self.project_id = self.sess.get_project_id()
+
+    def call(self, method, path, version=MICROVERSION, **kwargs):
+        headers = {'X-OpenStack-Manila-API-Version': version}
+        return self.sess.request(self.url + path, method, headers=headers,
+                                 raise_exc=False, **kwargs)
+
+    def ok(self, method, path, status=(200,), **kwargs):
+        resp = self.call(method, path, **kwargs)
+        assert resp.status_code in status, '%s %s -> %s %s' % (
+            method, path, resp.status_code, resp.text)
+        return resp.json() if resp.content else None
+
+    def wait(self, path, key, want):
+        """Poll path until its key's status is want (None: until 404)."""
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            resp = self.call('GET', path)
+            if want is None and resp.status_code == 404:
+                return None
+            assert resp.status_code == 200, resp.text
+            item = resp.json()[key]
+            if want is not None and item['status'] == want:
+                return item
+            assert want == 'error' or 'error' not in item['status'], item
+            assert time.monotonic() < deadline, (
+                '%s still %s after %d s' % (path, item['status'], DEADLINE))
+            time.sleep(0.1)
+
+    def delete(self, path, key):
+        """Delete if it exists, and wait until it is gone."""
+        resp = self.call('DELETE', path)
+        assert resp.status_code in (202, 204, 404), resp.text
+        self.wait(path, key, None)
 
 
-def test_admin_share_on_alpha():
-    sess, url = session('admin')
-    name = 'openkeel-cloud-selftest-%s' % uuid.uuid4().hex[:8]
-    resp = call(sess, 'POST', url + '/shares', json={'share': {
-        'name': name, 'share_proto': 'NFS', 'size': 1,
-        'share_type': 'alpha'}})
-    assert resp.status_code == 200, resp.text
-    share_id = resp.json()['share']['id']
+def delete_all(cloud, items):
+    """Delete (path, key) items, all at once, and wait until all are gone."""
+    for item in items:
+        resp = cloud.call('DELETE', item[0])
+        assert resp.status_code in (202, 204, 404), resp.text
+    for path, key in items:
+        cloud.wait(path, key, None)
+
+
+def name(what):
+    return 'openkeel-cloud-selftest-%s-%s' % (what, uuid.uuid4().hex[:8])
+
+
+def create_share(cloud, **share):
+    body = dict({'name': name('share'), 'share_proto': 'NFS', 'size': 1},
+                **share)
+    return cloud.ok('POST', '/shares', json={'share': body})['share']['id']
+
+
+def test_alpha_is_slow_gamma_and_default_are_fast():
+    """Shares on gamma (and of the default type, which is on gamma) are
+    available seconds before one on alpha that was created with them."""
+    admin = Cloud('admin')
+    started = time.monotonic()
+    shares = {t: create_share(admin, **({'share_type': t} if t else {}))
+              for t in ('alpha', 'gamma', None)}
+    took = {}
     try:
-        share = wait_share(sess, url, share_id, 'available')
-        assert share['host'] == POOL_ALPHA, share['host']
-        assert share['share_type_name'] == 'alpha'
-        assert share['size'] == 1
+        while len(took) < len(shares):
+            for share_type, share_id in shares.items():
+                if share_type in took:
+                    continue
+                share = admin.ok('GET', '/shares/' + share_id)['share']
+                assert 'error' not in share['status'], share
+                if share['status'] == 'available':
+                    took[share_type] = time.monotonic() - started
+                    assert share['share_type_name'] == (share_type
+                                                        or 'default')
+                    assert share['size'] == 1
+                    assert share['host'] == (
+                        POOL_ALPHA if share_type == 'alpha' else POOL_GAMMA)
+            assert time.monotonic() - started < DEADLINE, took
+            time.sleep(0.1)
     finally:
-        resp = call(sess, 'DELETE', '%s/shares/%s' % (url, share_id))
-        assert resp.status_code == 202, resp.text
-    wait_share(sess, url, share_id, None)
+        delete_all(admin, [('/shares/' + i, 'share')
+                           for i in shares.values()])
+    # alpha keeps the Dummy driver's realistic delays (waiting and polling
+    # are tested there): it sleeps 3.98 s in create_share alone, gamma not
+    assert took['alpha'] >= REALISTIC_CREATE_DELAY, took
+    assert took['alpha'] - max(took['gamma'], took[None]) > 2.0, took
 
 
 def test_member_cannot_do_admin_things():
-    sess, url = session('member')
-    resp = call(sess, 'GET', url + '/shares')
-    assert resp.status_code == 200, resp.text
-    resp = call(sess, 'GET', url + '/scheduler-stats/pools')
-    assert resp.status_code == 403, resp.text
-    resp = call(sess, 'POST', url + '/types', json={'share_type': {
+    member = Cloud('member')
+    assert member.call('GET', '/shares').status_code == 200
+    assert member.call('GET', '/scheduler-stats/pools').status_code == 403
+    resp = member.call('POST', '/types', json={'share_type': {
         'name': 'openkeel-forbidden',
         'extra_specs': {'driver_handles_share_servers': 'False'}}})
     assert resp.status_code == 403, resp.text
 
 
-def test_admin_sees_both_pools():
-    sess, url = session('admin')
-    resp = call(sess, 'GET', url + '/scheduler-stats/pools')
-    assert resp.status_code == 200, resp.text
-    names = {p['name'] for p in resp.json()['pools']}
-    assert {POOL_ALPHA, 'openkeel@beta#fake_pool_for_BETA'} <= names, names
+def test_admin_sees_every_pool_and_zone():
+    admin = Cloud('admin')
+    pools = admin.ok('GET', '/scheduler-stats/pools')['pools']
+    assert {p['name'] for p in pools} >= {
+        POOL_ALPHA, 'openkeel@beta#fake_pool_for_BETA', POOL_GAMMA,
+        'openkeel@delta#fake_pool_for_DELTA',
+        'openkeel@epsilon#fake_pool_for_EPSILON'}, pools
+    zones = admin.ok('GET', '/availability-zones')['availability_zones']
+    assert {z['name'] for z in zones} == {'nova', 'zone-b'}, zones
+    types = {t['name']: t for t in admin.ok(
+        'GET', '/types?is_public=all')['share_types']}
+    # names no backend: a share of it can migrate to beta without a new type
+    assert 'share_backend_name' not in types['default']['extra_specs']
+    for type_name, dhss in (('default', 'False'), ('alpha', 'False'),
+                            ('beta', 'False'), ('gamma', 'False'),
+                            ('dhss', 'True')):
+        specs = types[type_name]['extra_specs']
+        assert specs['driver_handles_share_servers'] == dhss, specs
+        for cap in ('snapshot_support', 'create_share_from_snapshot_support',
+                    'revert_to_snapshot_support', 'mount_snapshot_support'):
+            assert specs.get(cap) == 'True', (type_name, specs)
 
 
-if __name__ == '__main__':
-    failed = 0
-    for test_name, test in sorted(globals().items()):
-        if test_name.startswith('test_') and callable(test):
-            started = time.monotonic()
-            try:
-                test()
-                print('PASS %s (%.1f s)' % (test_name,
-                                            time.monotonic() - started))
-            except Exception as exc:  # pylint: disable=broad-except
-                failed += 1
-                print('FAIL %s: %r' % (test_name, exc))
-    sys.exit(1 if failed else 0)
+@pytest.mark.parametrize('cloud_name', ['admin', 'member'])
+def test_dhss_share_network_snapshots_revert(cloud_name):
+    """A share network with a subnet in a zone and a security service, a
+    share on the DHSS type in it, two snapshots, revert to the latest."""
+    cloud = Cloud(cloud_name)
+    made = []       # (path, key), deleted in reverse order
+    try:
+        net = cloud.ok('POST', '/share-networks', version='2.51', json={
+            'share_network': {'name': name('net'),
+                              'availability_zone': 'nova'}})['share_network']
+        made.append(('/share-networks/' + net['id'], 'share_network'))
+        assert [s['availability_zone'] for s in
+                net['share_network_subnets']] == ['nova']
+        resp = cloud.call('POST', '/share-networks/%s/subnets' % net['id'],
+                          version='2.51', json={'share-network-subnet': {
+                              'availability_zone': 'no-such-zone'}})
+        assert resp.status_code == 400, resp.text
+        ldap = {'name': name('ldap'), 'type': 'ldap',
+                'server': 'ldap.example.org', 'password': 'not-a-secret'}
+        service = cloud.ok('POST', '/security-services',
+                           json={'security_service': ldap})['security_service']
+        made.insert(0, ('/security-services/' + service['id'],
+                        'security_service'))
+        cloud.ok('POST', '/share-networks/%s/action' % net['id'], json={
+            'add_security_service': {'security_service_id': service['id']}})
+
+        share_id = create_share(cloud, share_type='dhss',
+                                share_network_id=net['id'],
+                                availability_zone='nova')
+        made.append(('/shares/' + share_id, 'share'))
+        share = cloud.wait('/shares/' + share_id, 'share', 'available')
+        assert share['share_network_id'] == net['id']
+        assert share['availability_zone'] == 'nova'
+        if cloud_name == 'admin':
+            assert share['share_server_id']
+            assert share['host'] == 'openkeel@delta#fake_pool_for_DELTA'
+
+        snapshots = []
+        for number in (1, 2):
+            body = {'snapshot': {'share_id': share_id,
+                                 'name': name('snap%d' % number)}}
+            snap = cloud.ok('POST', '/snapshots', status=(202,),
+                            json=body)['snapshot']
+            made.append(('/snapshots/' + snap['id'], 'snapshot'))
+            cloud.wait('/snapshots/' + snap['id'], 'snapshot', 'available')
+            snapshots.append(snap['id'])
+        resp = cloud.call('POST', '/shares/%s/action' % share_id, json={
+            'revert': {'snapshot_id': snapshots[0]}})
+        assert resp.status_code == 409, resp.text     # only the latest
+        cloud.ok('POST', '/shares/%s/action' % share_id, status=(202,),
+                 json={'revert': {'snapshot_id': snapshots[1]}})
+        cloud.wait('/shares/' + share_id, 'share', 'available')
+        # Manila marks the share available a moment before the snapshot
+        # (restoring -> available); until then the snapshot lists no
+        # export locations.
+        cloud.wait('/snapshots/' + snapshots[1], 'snapshot', 'available')
+        exports = cloud.ok('GET', '/snapshots/%s/export-locations'
+                           % snapshots[1])['share_snapshot_export_locations']
+        assert exports and all(e['path'] for e in exports), exports
+    finally:
+        # snapshots before their share, the share before its network
+        for kind in ('snapshot', 'share', 'share_network',
+                     'security_service'):
+            delete_all(cloud, [m for m in made if m[1] == kind])
+
+
+def test_user_message_of_a_share_no_backend_can_place():
+    member = Cloud('member')
+    share_id = create_share(member, share_type='nowhere')
+    try:
+        member.wait('/shares/' + share_id, 'share', 'error')
+        messages = member.ok('GET', '/messages?resource_id=' + share_id,
+                             version='2.37')['messages']
+        assert [m['resource_type'] for m in messages] == ['SHARE'], messages
+        assert messages[0]['message_level'] == 'ERROR'
+        assert 'No storage could be allocated' in messages[0]['user_message']
+    finally:
+        member.delete('/shares/' + share_id, 'share')
+
+
+def log_lines_after(size):
+    with open(REQUEST_LOG) as f:
+        f.seek(size)
+        return f.read().splitlines()
+
+
+def test_request_log_names_the_token_project():
+    cloud = Cloud('lane2-member' if 'lane2-member' in clouds() else 'member')
+    marker = uuid.uuid4().hex
+    size = os.path.getsize(REQUEST_LOG)
+    cloud.ok('GET', '/shares?name=' + marker)
+    # the versions document needs no token; a bad token gets 401
+    assert cloud.sess.get(cloud.url.rsplit('/', 1)[0] + '/',
+                          authenticated=False,
+                          raise_exc=False).status_code == 300
+    resp = cloud.sess.get(cloud.url + '/shares?name=' + marker + '-bad',
+                          authenticated=False, raise_exc=False,
+                          headers={'X-Auth-Token': 'not-a-token'})
+    assert resp.status_code == 401
+    deadline = time.monotonic() + 10
+    while True:
+        lines = log_lines_after(size)
+        mine = [line for line in lines if marker in line]
+        versions = [line for line in lines if line.startswith('GET / ')]
+        if len(mine) == 2 and versions:
+            break
+        assert time.monotonic() < deadline, lines
+        time.sleep(0.2)
+    good, bad = sorted(mine, key=lambda line: '-bad' in line)
+    assert good.startswith('GET /v2/shares?name=%s 200 ' % marker), good
+    assert good.split()[-1] == cloud.project_id, good
+    assert bad.split()[2] == '401' and bad.split()[-1] == '-', bad
+    assert versions[-1].split()[-1] == '-', versions
+
+
+def test_every_lane_has_its_own_users_and_projects():
+    all_clouds = clouds()
+    known = lanes()
+    assert len(known) >= 2, known
+    projects = set()
+    for lane, users in known.items():
+        assert set(users) == {'admin', 'member'}
+        if lane == 1:
+            assert users['admin']['cloud'] == 'admin'
+            assert users['member']['cloud'] == 'member'
+        for kind, user in users.items():
+            assert user['cloud'] in all_clouds
+            cloud = Cloud(user['cloud'])
+            assert cloud.project_id == user['project_id']
+            projects.add(user['project_id'])
+            pools = cloud.call('GET', '/scheduler-stats/pools').status_code
+            assert pools == (200 if kind == 'admin' else 403), (lane, kind)
+            mine = cloud.sess.get('/auth/projects', endpoint_filter={
+                'service_type': 'identity', 'interface': 'public'}).json()
+            assert [p['id'] for p in mine['projects']] == [
+                user['project_id']], (lane, kind, mine)
+            quota = cloud.ok('GET', '/quota-sets/%s' % user['project_id']
+                             )['quota_set']
+            assert quota['shares'] >= 200 and quota['snapshots'] >= 200, quota
+            assert quota['gigabytes'] >= 200, quota
+            assert quota['share_networks'] >= 50, quota
+    assert len(projects) == 2 * len(known)
+
+
+def test_lanes_see_only_their_own_shares():
+    known = lanes()
+    owner = Cloud(known[2]['member']['cloud'])
+    other = Cloud(known[max(known)]['member']['cloud'] if len(known) > 2
+                  else known[1]['member']['cloud'])
+    admin = Cloud(known[2]['admin']['cloud'])
+    share_id = create_share(owner)
+    try:
+        assert other.call('GET', '/shares/' + share_id).status_code == 404
+        assert share_id not in [s['id'] for s in
+                                other.ok('GET', '/shares')['shares']]
+        assert share_id not in [s['id'] for s in
+                                admin.ok('GET', '/shares')['shares']]
+        assert share_id in [s['id'] for s in admin.ok(
+            'GET', '/shares?all_tenants=1')['shares']]
+    finally:
+        owner.delete('/shares/' + share_id, 'share')
+
+
+def test_lane_config(tmp_path):
+    script = os.path.join(HERE, 'manila-cloud')
+    known = lanes()
+    path = tmp_path / 'integration_config.yml'
+    subprocess.run([script, 'lane-config', '2', str(path)], check=True)
+    with open(path) as f:
+        config = yaml.safe_load(f)
+    lane = known[2]
+    assert config['manila_lane'] == 2
+    assert config['manila_cloud_admin'] == lane['admin']['cloud']
+    assert config['manila_cloud_member'] == lane['member']['cloud']
+    assert config['manila_lane_projects'] == [
+        lane['admin']['project_id'], lane['member']['project_id']]
+    assert config['manila_auth_member']['project_name'] == \
+        lane['member']['project']
+    assert config['manila_clouds_yaml'] == CLOUDS_YAML
+    for bad in ('0', str(len(known) + 1), 'x'):
+        result = subprocess.run([script, 'lane-config', bad, str(path)],
+                                capture_output=True, text=True, check=False)
+        assert result.returncode == 1, result
+        assert 'lane must be a number from 1 to' in result.stderr

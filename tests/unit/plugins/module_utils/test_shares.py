@@ -12,6 +12,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     CannotConverge,
     InvalidInput,
+    NotFound,
     WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
@@ -116,9 +117,62 @@ def test_two_shares_with_one_name_are_reported_with_their_ids():
     assert SHARE['id'] in str(err.value) and other['id'] in str(err.value)
 
 
-def test_uuid_is_looked_up_as_an_id():
-    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(404, {'itemNotFound': {'message': 'nope'}}))])
+NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'message': 'nope'}})
+
+
+def test_uuid_is_looked_up_as_an_id_first():
+    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': SHARE}))])
+    assert lookups.find(client, 'share', SHARE['id'])['name'] == 'data'
+    # the versions document and one GET: no listing when the ID exists
+    assert session.requests() == ['GET /', 'GET /v2/shares/' + SHARE['id']]
+
+
+def test_uuid_that_is_no_id_is_looked_up_as_a_name():
+    named = dict(SHARE, id='99999999-2222-3333-4444-555555555555', name=SHARE['id'])
+    client, session = make_client([
+        ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': [named]})),
+    ])
+    assert lookups.find(client, 'share', SHARE['id'])['id'] == named['id']
+
+
+def test_uuid_that_is_neither_id_nor_name_is_absent():
+    client, session = make_client([
+        ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': []})),
+    ])
     assert lookups.find(client, 'share', SHARE['id']) is None
+
+
+def test_share_type_uuid_falls_back_to_the_listing_with_private_types():
+    type_id = 'aaaaaaaa-0000-0000-0000-000000000000'
+    client, session = make_client([
+        ('GET', '/v2/types/' + type_id, NOT_FOUND),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+            {'id': 'bbbbbbbb-0000-0000-0000-000000000000', 'name': type_id}]})),
+    ])
+    assert lookups.resolve_id(client, 'share_type', type_id) == 'bbbbbbbb-0000-0000-0000-000000000000'
+
+
+def test_resolve_id_checks_an_id_unless_it_is_known():
+    net_id = '22222222-3333-4444-5555-666666666666'
+    client, session = make_client([
+        ('GET', '/v2/share-networks/' + net_id, RecordedResponse(200, {'share_network': {'id': net_id}})),
+    ])
+    assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(None, 'x')) == net_id
+    assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(net_id,)) == net_id
+    assert session.requests() == ['GET /', 'GET /v2/share-networks/' + net_id]
+
+
+def test_resolve_id_names_what_is_missing():
+    net_id = '22222222-3333-4444-5555-666666666666'
+    client, session = make_client([
+        ('GET', '/v2/share-networks/' + net_id, NOT_FOUND),
+        ('GET', '/v2/share-networks/detail?name=' + net_id, RecordedResponse(200, {'share_networks': []})),
+    ])
+    with pytest.raises(NotFound) as err:
+        lookups.resolve_id(client, 'share_network', net_id)
+    assert err.value.message == "No share network with the name or ID '%s' was found." % net_id
 
 
 def test_no_default_share_type_is_none_not_an_error():

@@ -112,9 +112,78 @@ def test_another_share_network_is_refused_not_ignored(monkeypatch):
     other = '33333333-3333-4444-5555-666666666666'
     outcome, session = run(monkeypatch, {'name': 'data', 'share_network': other}, [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/share-networks/' + other, RecordedResponse(200, {'share_network': {'id': other}})),
     ])
     assert isinstance(outcome, Fail)
     assert 'share_network' in outcome.result['msg'] and 'share_migration' in outcome.result['msg']
+
+
+def test_the_share_network_the_share_has_needs_no_lookup(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'share_network': NET_ID}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['changed'] is False
+    assert len(session.calls) == 3
+
+
+NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'Share could not be found.'}})
+
+
+def test_name_holding_a_share_id_deletes_that_share(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': SHARE_ID, 'state': 'absent'}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + SHARE_ID]
+
+
+def test_name_holding_a_share_id_resizes_that_share_and_creates_none(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 2, 'share_proto': 'NFS'}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ], check_mode=True)
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['id'] == SHARE_ID
+    # neither a rename to the UUID nor a create: only the size differs
+    assert outcome.result['share']['name'] == 'data'
+    assert session.writes() == []
+
+
+def test_name_holding_a_share_id_is_no_new_name_for_it(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 1}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['changed'] is False
+    assert session.writes() == []
+
+
+def test_uuid_shaped_name_of_no_share_is_refused_before_any_write(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 1, 'share_proto': 'NFS',
+                                         'share_type': 'default'}, [
+        ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
+        ('GET', '/v2/shares/detail?name=' + SHARE_ID, RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=%s&is_soft_deleted=true' % SHARE_ID,
+         RecordedResponse(200, {'shares': []})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith('No share has the ID or the name %s.' % SHARE_ID)
+    assert session.writes() == []
+
+
+def test_a_share_named_like_a_uuid_is_still_found_by_its_name(monkeypatch):
+    named = dict(SHARE, name=NET_ID)
+    outcome, session = run(monkeypatch, {'name': NET_ID, 'state': 'absent'}, [
+        ('GET', '/v2/shares/' + NET_ID, NOT_FOUND),
+        ('GET', '/v2/shares/detail?name=' + NET_ID, RecordedResponse(200, {'shares': [named]})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
+    ])
+    assert outcome.result['changed'] is True
 
 
 def test_soft_delete_on_an_old_server_fails_before_any_write(monkeypatch):

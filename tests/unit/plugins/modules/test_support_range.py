@@ -2,11 +2,12 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the collection says it supports is what tools/test tests, nothing more.
 
-tests/matrix/releases lists the ansible-core releases that tools/test runs the sanity and
-unit tests on, with the Python of each, and the exact versions are in the constraints
-file of each release. meta/runtime.yml's requires_ansible, the roles' min_ansible_version,
-the execution environment's ansible-core and the README's table of tested versions must
-state that range; a release added to or dropped from the matrix fails here until they do.
+tests/matrix/releases.txt lists the ansible-core releases that tools/test runs, each with
+its exact version and its Python; the default release is the one tests/constraints.txt
+pins, every other release has its own constraints file. meta/runtime.yml's
+requires_ansible, the roles' min_ansible_version, the execution environment's ansible-core
+and the README's table of tested versions must state that range; a release added to or
+dropped from the matrix fails here until they do.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -26,20 +27,23 @@ def read(*path):
         return f.read()
 
 
+def pinned_core(text):
+    return re.search(r'^ansible-core==(\S+)$', text, re.M).group(1)
+
+
 def matrix():
-    """[(release, python, exact ansible-core version)] from tests/matrix/releases."""
-    rows = []
-    for line in read('tests', 'matrix', 'releases').splitlines():
-        fields = line.split()
-        if not fields or fields[0].startswith('#'):
+    """[(release, python, exact ansible-core version)] from tests/matrix/releases.txt."""
+    rows, header = [], None
+    for line in read('tests', 'matrix', 'releases.txt').splitlines():
+        cells = line.split('#', 1)[0].split()
+        if not cells:
             continue
-        release, python, kind = fields[:3]
-        if kind == 'default':
-            constraints = read('tests', 'constraints.txt')
-        else:
-            constraints = read('tests', 'matrix', 'constraints-%s.txt' % release)
-        exact = re.search(r'^ansible-core==(\S+)$', constraints, re.M).group(1)
-        rows.append((release, python, exact))
+        if header is None:
+            header = cells
+            continue
+        row = dict(zip(header, cells))
+        exact = row['ansible-core']
+        rows.append(('.'.join(exact.split('.')[:2]), row['python'], exact))
     return rows
 
 
@@ -47,15 +51,24 @@ def minor(release):
     return tuple(int(part) for part in release.split('.')[:2])
 
 
-def test_the_matrix_is_a_range_of_releases_each_pinned_to_one_of_its_own():
+def test_the_matrix_is_a_range_of_releases():
     releases = [release for release, python, exact in matrix()]
     assert len(releases) >= 2
     numbers = [minor(release) for release in releases]
     assert numbers == sorted(numbers)
     expected = [(numbers[0][0], n) for n in range(numbers[0][1], numbers[-1][1] + 1)]
-    assert numbers == expected, 'tests/matrix/releases skips a release: %s' % releases
+    assert numbers == expected, 'tests/matrix/releases.txt skips a release: %s' % releases
+
+
+def test_each_release_is_pinned_to_its_version():
+    default = pinned_core(read('tests', 'constraints.txt'))
+    assert default in [exact for release, python, exact in matrix()], (
+        'tests/constraints.txt pins ansible-core %s, which tests/matrix/releases.txt does not list' % default)
     for release, python, exact in matrix():
-        assert exact.startswith(release + '.'), (release, exact)
+        if exact == default:
+            continue
+        constraints = read('tests', 'matrix', 'constraints-%s.txt' % release)
+        assert pinned_core(constraints) == exact, 'tests/matrix/constraints-%s.txt' % release
 
 
 def test_requires_ansible_is_the_tested_range():
