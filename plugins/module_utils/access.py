@@ -8,6 +8,12 @@ plus the calls that read, allow, change and deny rules and wait for them.
 Matching follows Manila: a rule is identified by its access type and target;
 IP targets compare as networks (``10.0.0.1`` is ``10.0.0.1/32``); the access
 level is not part of a rule's identity, it is a property that can change.
+
+Every write goes through ``client.write_once``: after a lost answer or a
+5xx, the share's rules are read and the rule found by type and target
+before anything is sent again.  An allow that Manila refuses because the
+rule exists (another task allowed it at the same moment) converges on that
+rule.  Rules never carry their ``access_key`` (a cephx secret) out of here.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,13 +28,18 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
+    NotFound,
+    WaitTimeout,
     reword,
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     feature_min_version,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    as_metadata_value,
+    oldest,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_ACTIVE_STATES,
     ACCESS_DENY_STATES,
@@ -58,6 +69,13 @@ METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
 
 # The fields of a rule shown in diffs.
 DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
+
+# How long the task that keeps a rule waits for the twins other tasks made
+# at the same moment to be denied by them (settle_twins).
+TWIN_WAIT = 60
+
+# Fields of a rule that are secrets: never returned, never logged.
+SECRET_FIELDS = ('access_key',)
 
 # -- validation ---------------------------------------------------------------
 
@@ -392,6 +410,17 @@ class AccessAPI(object):
 
     # reading
     def list(self, share_id, filters=None):
+        """Every rule of a share, without secrets (see ``_list``)."""
+        return [without_secrets(rule) for rule in self._list(share_id, filters)]
+
+    def find(self, share_id, rule):
+        """The live rule of the share with ``rule``'s type and target, or None."""
+        for current in self.list(share_id):
+            if current.get('state') not in ACCESS_DENY_STATES and same_rule(current, rule):
+                return current
+        return None
+
+    def _list(self, share_id, filters=None):
         """Every rule of a share (2.45+: GET /share-access-rules; else the
         ``access_list`` action, which is a read sent as POST)."""
         if self.client.supports('share_access_rules_api'):
@@ -421,7 +450,22 @@ class AccessAPI(object):
             args['lock_visibility'] = rule.get('lock_visibility', False)
             if rule.get('lock_reason'):
                 args['lock_reason'] = rule['lock_reason']
-        return self.client.action('shares/%s' % share_id, 'allow_access', args).get('access', {})
+
+        def send():
+            try:
+                answer = self.client.action('shares/%s' % share_id, 'allow_access', args)
+            except ManilaError as exc:
+                if exc.status == 400 and 'exists' in (exc.message or ''):
+                    # Another task allowed the same rule at the same moment.
+                    existing = self.find(share_id, rule)
+                    if existing is not None:
+                        return existing
+                raise
+            return without_secrets(answer.get('access', {}))
+
+        return self.client.write_once(
+            send, lambda: self.find(share_id, rule),
+            'the allow of access rule %s on share %s' % (_label(rule), share_id))
 
     def deny(self, share_id, rule, unrestrict=False):
         args = {'access_id': rule['id']}
@@ -434,16 +478,95 @@ class AccessAPI(object):
         locked = reword(Forbidden, lambda exc: same_details(
             exc, ManilaError, 'Rule %s (%s) cannot be denied: it is locked against '
             'deletion. %s Manila said: %s' % (rule['id'], _label(rule), hint, exc.message)))
-        locked(self.client.action)('shares/%s' % share_id, 'deny_access', args)
+
+        def denied():
+            for current in self.list(share_id):
+                if current['id'] == rule['id'] and current.get('state') not in ACCESS_DENY_STATES:
+                    return None
+            return True
+
+        self.client.write_once(
+            lambda: locked(self.client.action)('shares/%s' % share_id, 'deny_access', args),
+            denied, 'the deny of access rule %s (%s) on share %s' % (
+                _label(rule), rule['id'], share_id))
+
+    def get(self, rule_id):
+        try:
+            return without_secrets(self.client.get('share-access-rules/%s' % rule_id).get(
+                'access', {}))
+        except NotFound:
+            return None
 
     def update_level(self, rule_id, level):
-        return self.client.put('share-access-rules/%s' % rule_id,
-                               {'update_access': {'access_level': level}},
-                               feature='update_access_level').get('access', {})
+        def changed():
+            current = self.get(rule_id)
+            return current if current and current.get('access_level') == level else None
+        return self.client.write_once(
+            lambda: without_secrets(self.client.put(
+                'share-access-rules/%s' % rule_id, {'update_access': {'access_level': level}},
+                feature='update_access_level').get('access', {})),
+            changed, 'the change of access rule %s to %s' % (rule_id, level))
 
     def set_metadata(self, rule_id, items):
-        self.client.put('share-access-rules/%s/metadata' % rule_id,
-                        {'metadata': items}, feature='access_rule_metadata')
+        def changed():
+            current = self.get(rule_id) or {}
+            metadata = current.get('metadata') or {}
+            return True if all(metadata.get(k) == v for k, v in items.items()) else None
+        self.client.write_once(
+            lambda: self.client.put('share-access-rules/%s/metadata' % rule_id,
+                                    {'metadata': items}, feature='access_rule_metadata'),
+            changed, 'the metadata update of access rule %s' % rule_id)
+
+    def settle_twins(self, share_id, mine, rules, wait=True):
+        """After allowing the rules ``mine`` (IDs): one rule per target.
+
+        Two tasks allowing one target at the same moment can both get it
+        past Manila's "exists" check.  Each then looks at the share's rules:
+        the oldest twin stays (created_at, then ID); a task whose rule is
+        newer denies it and converges on the oldest, with a warning; the
+        task that keeps the oldest waits (with ``wait``, at most
+        TWIN_WAIT seconds) until the newer twins are gone, so that the rules
+        it returns are the rules the share keeps.  Returns ``(rules, mine)``:
+        the listing afterwards, and ``mine`` with each denied rule replaced
+        by its older twin.
+        """
+        by_id = dict((r['id'], r) for r in rules)
+        kept, doomed, others = [], [], []
+        for rule_id in mine:
+            rule = by_id.get(rule_id)
+            twins = [r for r in rules if rule is not None and same_rule(r, rule)
+                     and r.get('state') not in ACCESS_DENY_STATES]
+            if len(twins) < 2:
+                kept.append(rule_id)
+                continue
+            keeper = oldest(twins)
+            if keeper['id'] == rule_id:
+                kept.append(rule_id)
+                others.extend(r['id'] for r in twins if r['id'] != rule_id)
+                continue
+            self.client.warn(
+                'Another task allowed access rule %s on share %s at the same time (%s); '
+                'the twin this task made (%s) was denied and the task converged on %s.'
+                % (_label(rule), share_id, keeper['id'], rule_id, keeper['id']))
+            self.deny(share_id, rule)
+            doomed.append(rule_id)
+            kept.append(keeper['id'])
+        if not wait:
+            return (self.list(share_id) if doomed else rules), kept
+        if doomed:
+            rules = self.wait_rules(share_id, touched=kept, denied=doomed)
+        if others:
+            try:
+                rules = AccessAPI(self.client, min(self.timeout, TWIN_WAIT)).wait_rules(
+                    share_id, denied=others,
+                    what='The twins of this task\'s rules on share %s' % share_id)
+            except WaitTimeout:
+                self.client.warn(
+                    'Access rules %s on share %s duplicate rules this task made; the tasks '
+                    'that made them did not remove them within %d seconds.' % (
+                        ', '.join(sorted(others)), share_id, TWIN_WAIT))
+                rules = self.list(share_id)
+        return rules, kept
 
     # waiting
     def wait_rules(self, share_id, touched=(), denied=(), what=None):
@@ -494,6 +617,11 @@ class AccessAPI(object):
             what='Share %s' % share_id, goal='access_rules_status active or error',
             timeout=self.timeout,
             describe=lambda share: 'access_rules_status %s' % share.get('access_rules_status'))
+
+
+def without_secrets(rule):
+    """A rule without its secrets (the cephx ``access_key``)."""
+    return dict((k, v) for k, v in (rule or {}).items() if k not in SECRET_FIELDS)
 
 
 def failed_rules(rules, touched):

@@ -80,21 +80,28 @@ class ManilaModule(object):
     def warn(self, message):
         self.warnings.append(message)
 
+    def all_warnings(self):
+        """The module's warnings, then the client's (recoveries, races)."""
+        found = list(self.warnings)
+        if self._client is not None:
+            found.extend(w for w in self._client.warnings if w not in found)
+        return found
+
     def finish(self, changed=False, before=None, after=None, **result):
         """Exit with the result; ``before``/``after`` become the diff in diff mode."""
         result['changed'] = changed
         if self.diff_mode and (before is not None or after is not None):
             result['diff'] = dict(before=before if before is not None else {},
                                   after=after if after is not None else {})
-        if self.warnings:
-            result['warnings'] = self.warnings
+        if self.all_warnings():
+            result['warnings'] = self.all_warnings()
         if self._client is not None and self._client.version is not None:
             result.setdefault('api_version', str(self._client.version))
         self.ansible.exit_json(**result)
 
     def fail(self, msg, **extra):
-        if self.warnings:
-            extra['warnings'] = self.warnings
+        if self.all_warnings():
+            extra['warnings'] = self.all_warnings()
         self.ansible.fail_json(msg=msg, **extra)
 
     def __call__(self):

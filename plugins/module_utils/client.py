@@ -7,27 +7,40 @@
 It owns: microversion negotiation (once per task, from the versions
 document), sending requests with the negotiated version header (and the
 experimental header where a feature needs it), turning error answers into
-the exceptions of errors.py, retrying safe reads, refusing any write in check
-mode, and the clock and sleep that every wait uses.  Modules never build URLs
-or headers themselves; connection.py builds the client.
+the exceptions of errors.py, retrying safe reads (honouring Retry-After),
+the Keystone token (retried on 5xx and connection errors), refusing any
+write in check mode, the clock and sleep that every wait uses, and the
+warnings a task collects on its way.  Modules never build URLs or headers
+themselves; connection.py builds the client.
+
+Writes are never retried blindly.  A write that was sent and got no answer
+raises AnswerLost; ``write_once`` is how the API classes recover from that
+(and from a 5xx): they say how to see whether the write took effect, and it
+looks before anything is sent again.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
+import email.utils
 import re
 import time
 
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AnswerLost,
     CheckModeWrite,
     ConfigurationError,
+    ManilaError,
+    NotApplied,
     UnsupportedFeature,
     error_from_keystoneauth,
     error_from_response,
     is_connection_error,
+    path_of,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     APIVersion,
@@ -46,8 +59,98 @@ except ImportError:  # reported by the module base (missing_required_lib)
 VERSION_HEADER = 'X-OpenStack-Manila-API-Version'
 EXPERIMENTAL_HEADER = 'X-OpenStack-Manila-API-Experimental'
 
+# A server error: a read is retried; a write is looked up first (write_once).
 RETRIABLE_STATUSES = (500, 502, 503, 504)
+# Reads are also retried on 429; on 429 and 503 they wait as long as
+# Retry-After says (up to MAX_RETRY_AFTER seconds; longer is a failure).
+RETRIABLE_READ_STATUSES = (429,) + RETRIABLE_STATUSES
+RETRY_AFTER_STATUSES = (429, 503)
+MAX_RETRY_AFTER = 60
 SAFE_METHODS = ('GET', 'HEAD')
+
+# Token requests create nothing worth protecting: retried on these statuses
+# and on connection errors, with backoff (0.5, 1, 2, 4 s).
+KEYSTONE_RETRIABLE_STATUSES = (429, 500, 502, 503, 504)
+KEYSTONE_ATTEMPTS = 5
+
+# After a write whose answer was lost, Manila is asked this many times (with
+# these pauses before the second and third look) whether it took effect: a
+# write still on its way inside Manila has time to land.
+LOST_ANSWER_PAUSES = (0, 1.0, 2.0)
+
+
+def retry_after(response, now=None):
+    """Seconds a ``Retry-After`` header asks for (a number or an HTTP date), or None."""
+    headers = getattr(response, 'headers', None) or {}
+    value = headers.get('Retry-After') or headers.get('retry-after')
+    if value is None:
+        return None
+    value = str(value).strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return max(0.0, (when - now).total_seconds())
+
+
+def was_not_sent(exc):
+    """True when keystoneauth failed to open the connection: the request never left.
+
+    urllib3 raises NewConnectionError only while connecting; keystoneauth keeps
+    its text in the message of its ConnectFailure.
+    """
+    text = str(exc)
+    return is_connection_error(exc) and (
+        'NewConnectionError' in text or 'Failed to establish a new connection' in text)
+
+
+def keystone_retriable(exc):
+    """True for a Keystone failure worth another try (5xx, 429, no connection)."""
+    if is_connection_error(exc):
+        return True
+    return getattr(exc, 'http_status', None) in KEYSTONE_RETRIABLE_STATUSES
+
+
+def with_keystone_retries(call, sleep=time.sleep, attempts=KEYSTONE_ATTEMPTS, delay=0.5):
+    """``call()`` (something that asks Keystone for a token or the catalog),
+    retried with backoff on 5xx, 429 and connection errors.
+
+    Raises ConfigurationError with Keystone's last answer when it does not
+    succeed; any other keystoneauth error (wrong password: 401) at once.
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            return call()
+        except _TRANSPORT_ERRORS as exc:
+            if not keystone_retriable(exc):
+                raise keystone_failure(exc)
+            if attempt == attempts:
+                raise keystone_failure(exc, attempts)
+            pause = getattr(exc, 'retry_after', None)
+            sleep(min(float(pause), MAX_RETRY_AFTER) if pause else delay)
+            delay *= 2
+    return None  # not reached
+
+
+def keystone_failure(exc, attempts=None):
+    """The ConfigurationError for a Keystone failure (after ``attempts`` tries)."""
+    error = error_from_keystoneauth(exc)
+    if attempts:
+        return ConfigurationError(
+            'Keystone authentication failed %d times in a row: %s. Keystone may be '
+            'down or overloaded; nothing was sent to Manila with this token. Run '
+            'the task again later.' % (attempts, error.message), status=error.status)
+    return ConfigurationError('Keystone authentication failed: %s' % error.message,
+                              status=error.status)
 
 
 def versions_document_url(endpoint):
@@ -143,6 +246,14 @@ class ManilaClient(object):
         self.server_max = None
         self.server_min = None
         self.base_url = None
+        # What the task should tell its user besides its result (recoveries
+        # from lost answers, races with other tasks); the module base adds
+        # them to the result's warnings.
+        self.warnings = []
+
+    def warn(self, message):
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     # -- microversions ----------------------------------------------------
     def negotiate(self):
@@ -160,8 +271,11 @@ class ManilaClient(object):
                 'The versions document at %s is not JSON; is this a Manila '
                 'endpoint?' % url)
         self.server_min, self.server_max, self_link = parse_versions_document(body)
-        self.version = negotiate(self.server_min, self.server_max,
-                                 self.api_version_cap)
+        try:
+            self.version = negotiate(self.server_min, self.server_max,
+                                     self.api_version_cap)
+        except ValueError as exc:
+            raise ConfigurationError('api_version: %s.' % exc)
         self.base_url = self._api_base(self_link)
         return self.version
 
@@ -255,7 +369,18 @@ class ManilaClient(object):
                             read_only=read_only)
 
     def _send(self, method, url, authenticated=True, **kwargs):
-        attempts = 1 + (self.read_retries if method in SAFE_METHODS else 0)
+        """One request, with the retries that are safe.
+
+        Reads (and writes that provably never left: the connection could
+        not be opened) are retried on connection errors; reads also on 5xx
+        and 429, waiting as long as Retry-After asks on 429 and 503.  A
+        write that was sent without an answer raises AnswerLost; a write's
+        error answer is returned as it is (``write_once`` decides).
+        """
+        if authenticated:
+            self.authenticate()
+        safe = method in SAFE_METHODS
+        attempts = 1 + self.read_retries
         delay = self.retry_delay
         for attempt in range(1, attempts + 1):
             last = attempt == attempts
@@ -264,13 +389,132 @@ class ManilaClient(object):
                     url, method, raise_exc=False, authenticated=authenticated,
                     **kwargs)
             except _TRANSPORT_ERRORS as exc:
-                if is_connection_error(exc) and not last:
-                    self.sleep(delay)
-                    delay *= 2
-                    continue
-                raise error_from_keystoneauth(exc, method, url)
-            if response.status_code in RETRIABLE_STATUSES and not last:
+                if not is_connection_error(exc):
+                    raise error_from_keystoneauth(exc, method, url)
+                if not (safe or was_not_sent(exc)):
+                    raise AnswerLost(
+                        'No answer came to %s %s (%s): Manila may or may not have '
+                        'applied it. Check what Manila shows now, then run the task '
+                        'again: it looks before it writes.' % (
+                            method, path_of(url), exc), method=method, url=url, cause=exc)
+                if last:
+                    raise error_from_keystoneauth(exc, method, url)
                 self.sleep(delay)
                 delay *= 2
                 continue
-            return response
+            if not safe or response.status_code not in RETRIABLE_READ_STATUSES or last:
+                return response
+            pause = delay
+            if response.status_code in RETRY_AFTER_STATUSES:
+                asked = retry_after(response)
+                if asked is not None and asked > MAX_RETRY_AFTER:
+                    return response  # too long to wait inside a task: fail with it
+                if asked is not None:
+                    pause = max(asked, 0.1)
+            self.sleep(pause)
+            delay *= 2
+        return None  # not reached
+
+    def authenticate(self):
+        """Make sure the session holds a token, asking Keystone with retries.
+
+        keystoneauth would fetch it inside the first authenticated request,
+        where a Keystone 503 fails the task; here it is fetched (or renewed
+        when it is about to expire) first, and retried.  A session without
+        an auth plugin (a test double) is left alone.
+        """
+        if getattr(self.session, 'auth', None) is None or \
+                not hasattr(self.session, 'get_auth_headers'):
+            return
+        with_keystone_retries(self.session.get_auth_headers, sleep=self.sleep)
+
+    # -- writes that must take effect once ---------------------------------
+    def write_once(self, send, observe, what):
+        """Send a write so that it takes effect once, whatever happens to its answer.
+
+        ``send()`` sends the write and returns what its answer gives (the new
+        resource, say).  ``observe()`` reads Manila and returns what ``send``
+        would have returned had the write taken effect (the resource it
+        made, the resource as changed), or None when Manila shows no sign of
+        it.  ``what`` names the write in messages ("the create of share
+        'data'").
+
+        - No answer (AnswerLost: the connection dropped after sending, or
+          the answer timed out): ``observe()`` tells; seen: its result, with
+          a warning; not seen after a few looks: NotApplied (nothing to undo;
+          the task can simply run again).
+        - A 5xx answer: ``observe()`` first; seen: its result; not seen: the
+          write is sent once more, and recovered the same way.
+        - Any other error is raised as it is.
+
+        ``send`` is never called again once Manila shows the write took
+        effect, so a create cannot make a second resource.
+        """
+        try:
+            return send()
+        except AnswerLost as lost:
+            return self._after_lost_answer(lost, observe, what)
+        except ManilaError as refused:
+            if refused.status not in RETRIABLE_STATUSES:
+                raise
+            first = refused
+        found = self._observe(observe, what, 'was answered with HTTP %s' % first.status)
+        if found is not None:
+            self.warn('%s was answered with HTTP %s, but Manila shows that it took '
+                      'effect; the task went on from there.' % (_capital(what), first.status))
+            return found
+        self.sleep(self.retry_delay)
+        try:
+            result = send()
+        except AnswerLost as lost:
+            return self._after_lost_answer(lost, observe, what)
+        except ManilaError as again:
+            if again.status not in RETRIABLE_STATUSES:
+                raise
+            found = self._observe(observe, what, 'was answered with HTTP %s twice' % again.status)
+            if found is not None:
+                self.warn('%s was answered with HTTP %s twice, but Manila shows that it '
+                          'took effect; the task went on from there.' % (
+                              _capital(what), again.status))
+                return found
+            raise NotApplied('%s failed twice (%s, then %s), and Manila shows that it '
+                             'was not applied. Nothing was changed by it; Manila seems '
+                             'unwell: run the task again later.' % (
+                                 _capital(what), first, again), status=again.status,
+                             request_id=again.request_id, method=again.method, url=again.url)
+        self.warn('%s was refused once with HTTP %s and nothing had been made; it was '
+                  'sent again and succeeded.' % (_capital(what), first.status))
+        return result
+
+    def _after_lost_answer(self, lost, observe, what):
+        cause = lost.cause if lost.cause is not None else lost.message
+        waited = 0
+        for pause in LOST_ANSWER_PAUSES:
+            if pause:
+                self.sleep(pause)
+                waited += pause
+            found = self._observe(observe, what, 'got no answer (%s)' % cause)
+            if found is not None:
+                self.warn('No answer came to %s (%s); Manila shows that it took effect, '
+                          'so the task went on from there.' % (what, cause))
+                return found
+        raise NotApplied(
+            'No answer came to %s (%s), and %d seconds later Manila still shows no '
+            'sign of it: it was not applied and nothing was changed by it. Run the '
+            'task again: it looks before it writes.'
+            % (what, cause, waited), method=lost.method, url=lost.url)
+
+    @staticmethod
+    def _observe(observe, what, happened):
+        try:
+            return observe()
+        except ManilaError as exc:
+            raise ManilaError(
+                '%s %s, and Manila could not be asked whether it took effect: %s. '
+                'Check what Manila shows before running the task again.' % (
+                    _capital(what), happened, exc), status=exc.status,
+                request_id=exc.request_id)
+
+
+def _capital(text):
+    return text[:1].upper() + text[1:]

@@ -20,11 +20,14 @@ import logging
 import re
 import traceback
 
-from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
+from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+    ManilaClient,
+    keystone_failure,
+    with_keystone_retries,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ConfigurationError,
     InvalidInput,
-    error_from_keystoneauth,
 )
 
 try:
@@ -220,18 +223,23 @@ def catalog_endpoint(session, region, interface):
 
 
 def connect(params, check_mode=False):
-    """A ManilaClient for the task, with its microversion negotiated."""
+    """A ManilaClient for the task, with its microversion negotiated.
+
+    Whatever asks Keystone here (the catalog, when no endpoint override is
+    configured) is retried on 5xx and connection errors; the client does the
+    same for the token it needs later.
+    """
     region = cloud_region(params)
     try:
         session = region.get_session()
-        endpoint = region.get_endpoint('shared-file-system')
-        if not endpoint:
-            endpoint = catalog_endpoint(session, region,
-                                        params.get('interface') or 'public')
     except ksa_exc.ClientException as exc:
-        error = error_from_keystoneauth(exc)
-        raise ConfigurationError('Keystone authentication failed: %s' % error.message,
-                                 status=error.status)
+        raise keystone_failure(exc)
+
+    def endpoint_from_config_or_catalog():
+        return (region.get_endpoint('shared-file-system')
+                or catalog_endpoint(session, region, params.get('interface') or 'public'))
+
+    endpoint = with_keystone_retries(endpoint_from_config_or_catalog)
     client = ManilaClient(session, endpoint, api_version_cap=params.get('api_version'),
                           check_mode=check_mode)
     client.negotiate()

@@ -89,6 +89,24 @@ class AmbiguousName(InvalidInput):
     """More than one resource carries the name the task gave."""
 
 
+class AnswerLost(ManilaError):
+    """A write was sent and no answer came back (the connection dropped after
+    sending, or the answer timed out): Manila may or may not have applied it.
+
+    Raised by the client for every write without an answer; the API classes
+    find out what happened with ``client.write_once`` (look the resource up,
+    continue from what Manila shows).  ``cause`` is keystoneauth's exception.
+    """
+
+    def __init__(self, message, method=None, url=None, cause=None):
+        super(AnswerLost, self).__init__(message, method=method, url=url)
+        self.cause = cause
+
+
+class NotApplied(ManilaError):
+    """A write was refused or lost, and Manila shows that it was not applied."""
+
+
 class WaitFailed(ManilaError):
     """The resource reached an error state (or vanished) while we waited."""
 

@@ -64,6 +64,9 @@ KINDS = {
     'share_type': Kind('share type', 'types', 'share_types', 'types/%s',
                        'share_type', name_filter=False,
                        listing_query={'is_public': 'all'}),
+    # No GET by ID: an ID is matched in the (short) listing too.
+    'availability_zone': Kind('availability zone', 'availability-zones',
+                              'availability_zones', None, None, name_filter=False),
 }
 
 
@@ -74,6 +77,10 @@ def looks_like_uuid(value):
 def get_by_id(client, kind, resource_id, query=None):
     """The resource with this ID, or None when Manila says it does not exist."""
     spec = KINDS[kind]
+    if spec.item is None:
+        found = client.get(spec.listing, query=dict(spec.listing_query, **(query or {})))
+        return single(kind, resource_id, [item for item in found.get(spec.list_key, [])
+                                          if item.get('id') == resource_id])
     try:
         return client.get(spec.item % resource_id, query=query).get(spec.item_key)
     except NotFound:
@@ -117,24 +124,33 @@ def find(client, kind, name_or_id, extra_filters=None):
     return single(kind, name_or_id, list_by_name(client, kind, name_or_id, extra_filters))
 
 
-def require(client, kind, name_or_id, extra_filters=None):
-    """Like find(), but a missing resource is an error naming it."""
+def require(client, kind, name_or_id, extra_filters=None, option=None):
+    """Like find(), but a missing resource is an error naming it.
+
+    ``option``: the task option that named it; the error is then an
+    InvalidInput that starts with the option (a bad reference in the task,
+    found before any write).
+    """
     found = find(client, kind, name_or_id, extra_filters)
     if found is None:
+        if option:
+            raise InvalidInput('%s: no %s with the name or ID %r exists (or this user '
+                               'cannot see it).' % (option, KINDS[kind].label, name_or_id))
         raise NotFound('No %s with the name or ID %r was found.' % (
             KINDS[kind].label, name_or_id), status=404)
     return found
 
 
-def resolve_id(client, kind, name_or_id, known_ids=()):
+def resolve_id(client, kind, name_or_id, known_ids=(), option=None):
     """The ID of a resource given by name or ID, by the rules of find().
 
     ``known_ids``: IDs known to exist (for example those a share already
     refers to); such a value is taken as it is, without a request.
+    ``option``: the task option that named it (see require()).
     """
     if name_or_id in known_ids:
         return name_or_id
-    return require(client, kind, name_or_id)['id']
+    return require(client, kind, name_or_id, option=option)['id']
 
 
 def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
@@ -208,5 +224,5 @@ def require_pool(client, name):
         if candidate.get('name') == name:
             return candidate
     known = sorted(p.get('name') for p in list_pools(client, detail=False))
-    raise InvalidInput('No pool named %s is known to the scheduler. Pools: %s.' % (
+    raise InvalidInput('host: no pool named %s is known to the scheduler. Pools: %s.' % (
         name, ', '.join(known) or 'none'))

@@ -331,21 +331,33 @@ class MigrationAPI(object):
             self.last_progress = body.get('total_progress')
         return body
 
-    # writes
+    # writes: after a lost answer or a 5xx, the task state tells whether
+    # the step took effect (write_once) before anything is sent again.
+    def _step(self, share_id, name, body, took_effect, what):
+        def observe():
+            share = self.get_share(share_id) or {}
+            return True if share.get('task_state') in took_effect else None
+        return self.client.write_once(
+            lambda: self.client.action('shares/%s' % share_id, name, body,
+                                       feature='migration'),
+            observe, '%s of share %s' % (what, share_id))
+
     @admin_only('Starting the migration failed.')
     def start(self, share_id, body):
-        return self.client.action('shares/%s' % share_id, 'migration_start', body,
-                                  feature='migration')
+        return self._step(share_id, 'migration_start', body, MIGRATION_IN_FLIGHT_STATES,
+                          'the start of the migration')
 
     @admin_only('Completing the migration failed.')
     def complete(self, share_id):
-        return self.client.action('shares/%s' % share_id, 'migration_complete', None,
-                                  feature='migration')
+        return self._step(share_id, 'migration_complete', None,
+                          MIGRATION_COMPLETING_STATES | frozenset([MIGRATION_SUCCESS]),
+                          'the cutover of the migration')
 
     @admin_only('Cancelling the migration failed.')
     def cancel(self, share_id):
-        return self.client.action('shares/%s' % share_id, 'migration_cancel', None,
-                                  feature='migration')
+        return self._step(share_id, 'migration_cancel', None,
+                          MIGRATION_CANCELLING_STATES | frozenset([MIGRATION_CANCELLED]),
+                          'the cancel of the migration')
 
     # waits
     def _fetch(self, share_id):
@@ -500,10 +512,12 @@ class Migration(object):
                                  'not show this user where %s lives. %s'
                                  % (share_label(share), ADMIN_ONLY))
         if self.new_share_type:
-            self.type_id = lookups.require(self.client, 'share_type', self.new_share_type)['id']
+            self.type_id = lookups.require(self.client, 'share_type', self.new_share_type,
+                                           option='new_share_type')['id']
         if self.new_share_network:
             self.network_id = lookups.require(self.client, 'share_network',
-                                              self.new_share_network)['id']
+                                              self.new_share_network,
+                                              option='new_share_network')['id']
         self.share = self.before = share
         self.source, self.destination = self.hosts(share)
         move_needed = bool(self.host) and needs_move(share, self.host, self.type_id,

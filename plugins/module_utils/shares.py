@@ -7,6 +7,12 @@
 ``plan_share`` answers "what must happen to this share" from the share
 Manila shows (or None) and the desired state; ``ShareAPI`` sends it.  The
 ``share`` module and the fleet form use the same two.
+
+Every write of ``ShareAPI`` goes through ``client.write_once``: a lost
+answer or a 5xx is followed by a look at what Manila shows, never by a blind
+second request.  A create is followed by ``settle_namesakes``: when other
+tasks created the same name at the same moment, the oldest share stays and
+the newer ones are removed by the tasks that made them.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,11 +30,13 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
     SHARE_ERROR_STATES,
+    SHARE_LEAVING_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     user_message_explainer,
     wait_for_status,
+    wait_until,
 )
 
 # Keys Manila sets for itself (scheduler affinity and the like).
@@ -52,6 +60,14 @@ CREATE_OPTIONS = ('description', 'share_type', 'share_network_id', 'snapshot_id'
                   'availability_zone', 'is_public', 'scheduler_hints',
                   'mount_point_name')
 
+# The protocols Manila knows (manila.common.constants.SUPPORTED_SHARE_PROTOCOLS);
+# a cloud enables some of them.
+SHARE_PROTOCOLS = ('NFS', 'CIFS', 'GLUSTERFS', 'HDFS', 'CEPHFS', 'MAPRFS')
+
+# Manila's limits on names, descriptions and metadata.
+NAME_MAX = DESCRIPTION_MAX = 255
+METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
+
 # Fields that cannot change in place: (task option, share field).
 IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
                     ('availability_zone', 'availability_zone'),
@@ -74,13 +90,41 @@ def as_metadata_value(value):
 
 
 def normalize_metadata(metadata):
-    """Task metadata with string keys and values; reserved keys refused."""
+    """Task metadata with string keys and values; what Manila refuses is refused
+    here (reserved ``__`` keys, empty or long keys, long values, values that
+    are lists or dicts)."""
+    nested = sorted(str(k) for k, v in (metadata or {}).items() if isinstance(v, (dict, list)))
+    if nested:
+        raise InvalidInput('metadata values must be strings, numbers or booleans; %s '
+                           'holds a %s.' % (', '.join(nested), 'list or dict'))
     normalized = dict((str(k), as_metadata_value(v)) for k, v in (metadata or {}).items())
     reserved = sorted(k for k in normalized if k.startswith(RESERVED_METADATA_PREFIX))
     if reserved:
         raise InvalidInput('metadata keys starting with "__" are reserved for '
                            'Manila and cannot be set here: %s' % ', '.join(reserved))
+    for key, value in normalized.items():
+        if not key.strip():
+            raise InvalidInput('metadata: a key is empty.')
+        if len(key) > METADATA_KEY_MAX:
+            raise InvalidInput('metadata: key %r is longer than %d characters.'
+                               % (key, METADATA_KEY_MAX))
+        if len(value) > METADATA_VALUE_MAX:
+            raise InvalidInput('metadata: the value of key %r is longer than %d characters.'
+                               % (key, METADATA_VALUE_MAX))
     return normalized
+
+
+def check_share_input(share_proto=None, name=None, description=None, metadata=None):
+    """What Manila would refuse in a share's fields, before any request."""
+    if share_proto is not None and share_proto.upper() not in SHARE_PROTOCOLS:
+        raise InvalidInput('share_proto %r is not a protocol Manila knows: %s.'
+                           % (share_proto, ', '.join(SHARE_PROTOCOLS)))
+    for option, value, limit in (('name', name, NAME_MAX),
+                                 ('description', description, DESCRIPTION_MAX)):
+        if value is not None and len(value) > limit:
+            raise InvalidInput('%s is %d characters long; Manila takes at most %d.'
+                               % (option, len(value), limit))
+    normalize_metadata(metadata)
 
 
 def metadata_changes(current, desired, purge):
@@ -203,6 +247,19 @@ def share_label(share):
     return 'Share %s (%s)' % (share.get('name'), share['id'])
 
 
+def oldest(shares):
+    """The share that keeps a name several tasks created at once: the oldest
+    (created_at, then ID, so that every task picks the same one)."""
+    return min(shares, key=lambda s: (s.get('created_at') or '', s['id']))
+
+
+def racing(namesakes):
+    """True when some of several namesakes are still being created or deleted:
+    tasks racing for the name, not a standing ambiguity."""
+    return any(s.get('status') in ('creating', 'creating_from_snapshot')
+               or s.get('status') in SHARE_LEAVING_STATES for s in namesakes)
+
+
 # -- the plan ----------------------------------------------------------------------
 
 class SharePlan(object):
@@ -312,13 +369,44 @@ class ShareAPI(object):
         return lookups.get_by_id(self.client, 'share', share_id)
 
     def find(self, name_or_id):
-        """The share with this ID (a UUID-shaped value) or else this name."""
-        return lookups.find(self.client, 'share', name_or_id)
+        """The share with this ID (a UUID-shaped value, tried first) or else
+        this name (find_by_name: a race for the name is settled first)."""
+        if lookups.looks_like_uuid(name_or_id):
+            found = self.get(name_or_id)
+            if found is not None:
+                return found
+        return self.find_by_name(name_or_id)
+
+    def namesakes(self, name, soft_deleted=False):
+        """Every share named exactly ``name`` (one request)."""
+        extra = {'is_soft_deleted': 'true'} if soft_deleted else None
+        return lookups.list_by_name(self.client, 'share', name, extra)
 
     def find_by_name(self, name, soft_deleted=False):
-        extra = {'is_soft_deleted': 'true'} if soft_deleted else None
-        return lookups.single('share', name, lookups.list_by_name(
-            self.client, 'share', name, extra))
+        """The share named ``name``, or None; AmbiguousName for several.
+
+        Several namesakes of which some are still being created or deleted
+        are other tasks racing for the name (see settle_namesakes): the
+        lookup waits (up to the timeout) until they settle, then decides.
+        """
+        found = self.namesakes(name, soft_deleted)
+        if len(found) > 1 and not soft_deleted and racing(found):
+            found = wait_until(
+                self.client, lambda: self.namesakes(name),
+                ready=lambda shares: len(shares) < 2 or not racing(shares),
+                what='The shares named %r' % name,
+                goal='the tasks creating them at the same time to settle',
+                timeout=self.timeout,
+                describe=lambda shares: ', '.join('%s %s' % (s['id'], s.get('status'))
+                                                  for s in shares))
+        return lookups.single('share', name, found)
+
+    def require(self, name_or_id):
+        """Like find(); NotFound naming it when there is none."""
+        found = self.find(name_or_id)
+        if found is None:
+            raise NotFound('No share with the name or ID %r was found.' % name_or_id, status=404)
+        return found
 
     def default_share_type(self):
         try:
@@ -326,32 +414,146 @@ class ShareAPI(object):
         except NotFound:
             return None
 
+    # -- create, once ------------------------------------------------------
     def create(self, body):
-        return self.client.post('shares', {'share': body})['share']
+        """Create the share ``body`` describes, at most once (see write_once).
 
+        After a lost answer or a 5xx, the share is looked up by its name;
+        found, it is taken as the one this create made (with several, the
+        oldest, as settle_namesakes would choose).  Follow with
+        ``settle_namesakes`` once the share is available.
+        """
+        name = body['name']
+
+        def made():
+            candidates = [s for s in self.namesakes(name)
+                          if s.get('status') not in SHARE_LEAVING_STATES]
+            return oldest(candidates) if candidates else None
+
+        return self.client.write_once(
+            lambda: self.client.post('shares', {'share': body})['share'], made,
+            'the create of share %r' % name)
+
+    def settle_namesakes(self, mine, wait=True):
+        """After creating ``mine``: make sure the name ends up on one share.
+
+        Tasks that create the same name at the same moment each see none and
+        each create one.  Afterwards each looks again: the oldest namesake
+        (by created_at, then ID) stays; a task whose own share is newer
+        deletes it - once it is at rest, so no storage is left behind - and
+        converges on the oldest, with a warning.  Returns ``(share, adopted)``:
+        the share that keeps the name, and whether it is another task's.
+        """
+        name = mine.get('name')
+        present = [s for s in self.namesakes(name) if s.get('status') not in SHARE_LEAVING_STATES]
+        if not any(s['id'] == mine['id'] for s in present):
+            present.append(mine)
+        keeper = oldest(present)
+        others = sorted(s['id'] for s in present if s['id'] != keeper['id'])
+        if keeper['id'] == mine['id']:
+            if others:
+                self.client.warn(
+                    'Other tasks created shares named %r at the same time (%s); this '
+                    'task keeps %s, the oldest, and the tasks that made the others '
+                    'remove them.' % (name, ', '.join(others), mine['id']))
+            return mine, False
+        self.client.warn(
+            'Another task created share %r (%s) at the same time as this one; the '
+            'share this task created (%s) was deleted once it was ready, and the '
+            'task converged on %s instead.' % (name, keeper['id'], mine['id'], keeper['id']))
+        self.remove_own(mine)
+        if wait:
+            self.wait_gone(mine)
+        return keeper, True
+
+    def remove_own(self, share):
+        """Delete a share this task just made, once it is at rest (never while
+        it is being created: that would leave storage behind)."""
+        if share.get('status') not in ('available',) + tuple(SHARE_ERROR_STATES):
+            share = wait_for_status(
+                self.client, lambda: self.get(share['id']),
+                frozenset(['available', GONE]) | SHARE_ERROR_STATES, (),
+                share_label(share), self.timeout)
+            if share is None:
+                return
+        try:
+            self.delete(share['id'])
+        except NotFound:
+            pass
+
+    # -- other writes: each looks at Manila when its answer is lost ------------
     def update(self, share_id, body):
-        return self.client.put('shares/%s' % share_id, {'share': body})['share']
+        def applied():
+            share = self.get(share_id)
+            if share is None or any((share.get(field) or '') != (body[key] or '')
+                                    for key, field in (('display_name', 'name'),
+                                                       ('display_description', 'description'))
+                                    if key in body):
+                return None
+            if 'is_public' in body and bool(share.get('is_public')) != bool(body['is_public']):
+                return None
+            return share
+        return self.client.write_once(
+            lambda: self.client.put('shares/%s' % share_id, {'share': body})['share'],
+            applied, 'the update of share %s' % share_id)
 
     def set_metadata(self, share_id, items):
-        self.client.post('shares/%s/metadata' % share_id, {'metadata': items})
+        def applied():
+            share = self.get(share_id) or {}
+            metadata = share.get('metadata') or {}
+            return True if all(metadata.get(k) == v for k, v in items.items()) else None
+        self.client.write_once(
+            lambda: self.client.post('shares/%s/metadata' % share_id, {'metadata': items}),
+            applied, 'the metadata update of share %s' % share_id)
 
     def delete_metadata_key(self, share_id, key):
-        self.client.delete('shares/%s/metadata/%s' % (share_id, quote(key, safe='')))
+        def applied():
+            share = self.get(share_id) or {}
+            return True if key not in (share.get('metadata') or {}) else None
+
+        def send():
+            try:
+                self.client.delete('shares/%s/metadata/%s' % (share_id, quote(key, safe='')))
+            except NotFound:
+                pass  # already gone: what the task wanted
+        self.client.write_once(send, applied, 'the removal of metadata key %r of share %s'
+                               % (key, share_id))
 
     def resize(self, share_id, new_size, current_size):
         action = 'extend' if new_size > current_size else 'shrink'
-        self.client.action('shares/%s' % share_id, action, {'new_size': new_size})
+
+        def applied():
+            share = self.get(share_id) or {}
+            busy = 'extending' if action == 'extend' else 'shrinking'
+            return True if share.get('size') == new_size or share.get('status') == busy else None
+        self.client.write_once(
+            lambda: self.client.action('shares/%s' % share_id, action, {'new_size': new_size}),
+            applied, 'the %s of share %s to %s GiB' % (action, share_id, new_size))
 
     def delete(self, share_id):
-        self.client.delete('shares/%s' % share_id)
+        def applied():
+            share = self.get(share_id)
+            return True if share is None or share.get('status') in SHARE_LEAVING_STATES else None
+        self.client.write_once(lambda: self.client.delete('shares/%s' % share_id), applied,
+                               'the deletion of share %s' % share_id)
 
     def soft_delete(self, share_id):
-        self.client.action('shares/%s' % share_id, 'soft_delete', None,
-                           feature='soft_delete')
+        def applied():
+            share = self.get(share_id)
+            return True if share is None or share.get('is_soft_deleted') else None
+        self.client.write_once(
+            lambda: self.client.action('shares/%s' % share_id, 'soft_delete', None,
+                                       feature='soft_delete'),
+            applied, 'moving share %s to the recycle bin' % share_id)
 
     def restore(self, share_id):
-        self.client.action('shares/%s' % share_id, 'restore', None,
-                           feature='soft_delete')
+        def applied():
+            share = self.get(share_id)
+            return True if share is not None and not share.get('is_soft_deleted') else None
+        self.client.write_once(
+            lambda: self.client.action('shares/%s' % share_id, 'restore', None,
+                                       feature='soft_delete'),
+            applied, 'the restore of share %s' % share_id)
 
     def export_locations(self, share_id):
         body = self.client.get('shares/%s/export_locations' % share_id)

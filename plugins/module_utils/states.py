@@ -45,6 +45,14 @@ SHARE_BUSY_STATES = frozenset([
     'server_migrating_to',
 ])
 
+# Share statuses of a share on its way out: it still carries its name (and
+# shows in listings) but is no longer a share anyone can converge on.
+SHARE_LEAVING_STATES = frozenset([
+    'deleting',
+    'deferred_deleting',
+    'deleted',
+])
+
 # Share statuses of a migration under way: Manila refuses access rule
 # changes for as long as they last.
 SHARE_MIGRATING_STATES = frozenset([

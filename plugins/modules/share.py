@@ -213,23 +213,24 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
-    NotFound,
     WaitFailed,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_BUSY_STATES
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     NOTHING,
     SOFT_DELETE,
     ShareAPI,
     check_create_options,
+    check_share_input,
     diff_view,
-    normalize_metadata,
     plan_absent,
     plan_create,
     plan_restore,
     plan_update,
 )
 
-# The references a create names, for an error that Manila's 404 leaves vague.
+# The references a create names (task option = lookups kind), resolved before
+# the create is sent.
 CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
 
 
@@ -272,7 +273,9 @@ class ShareModule(ManilaModule):
             raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
         if p['soft_delete'] and p['state'] != 'absent':
             raise InvalidInput('soft_delete only applies with state=absent.')
-        normalize_metadata(p['metadata'])
+        if p['restore'] and p['state'] != 'present':
+            raise InvalidInput('restore only applies with state=present.')
+        check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
 
     def find_share(self):
         if self.params['id']:
@@ -329,28 +332,17 @@ class ShareModule(ManilaModule):
         p = self.params
         check_create_options(p, ('name', 'share_proto'))
         self.check_create_features()
-        snapshot = None
-        if p['snapshot']:
-            snapshot = lookups.require(self.client, 'snapshot', p['snapshot'])
+        references = self.create_references()
+        snapshot = references.get('snapshot')
         size = p['size'] or (snapshot['size'] if snapshot else None)
         check_create_options(dict(size=size), ('size',))
-        if not p['share_type'] and self.shares.default_share_type() is None:
-            raise InvalidInput('This cloud has no default share type, so Manila cannot '
-                               'choose one: set share_type (a type name or ID).')
         plan = plan_create(self.desired(
             size=size, snapshot_id=snapshot['id'] if snapshot else None,
-            share_network_id=self.reference_id('share_network')))
+            share_network_id=references['share_network']['id']
+            if references.get('share_network') else None))
         if self.check_mode:
             return self.finish_share(plan, {})
-        try:
-            share = self.shares.create(plan.body)
-        except NotFound as exc:
-            # Manila's 404 names no culprit ("Share type not found."): say
-            # which of the referenced resources the task asked for.
-            asked = ', '.join('%s %r' % (k, p[k]) for k in CREATE_REFERENCES if p[k])
-            self.fail('Manila could not create share %s: %s Check %s.' % (
-                p['name'], exc, asked or 'the default share type'),
-                status=exc.status, request_id=exc.request_id)
+        share = self.shares.create(plan.body)
         if p['wait']:
             try:
                 share = self.shares.wait(share)
@@ -358,8 +350,27 @@ class ShareModule(ManilaModule):
                 self.fail('%s The share %s was created and is left in that state; '
                           'delete it with state=absent.' % (exc, share['id']),
                           share=share)
+        share, adopted = self.shares.settle_namesakes(share, p['wait'])
+        if adopted and (p['wait'] or share.get('status') not in SHARE_BUSY_STATES):
+            # Another task made the share at the same moment: converge on
+            # it as on a share this task had found.
+            return self.update(self.shares.settle(share), created=True)
         plan.after = diff_view(share)
         self.finish_share(plan, share)
+
+    def create_references(self):
+        """Every resource the create names, looked up before anything is sent:
+        an unknown one fails the task naming the option (check mode too)."""
+        p = self.params
+        found = {}
+        for option in CREATE_REFERENCES:
+            if p[option]:
+                found[option] = lookups.require(self.client, option, p[option],
+                                                option=option)
+        if not p['share_type'] and self.shares.default_share_type() is None:
+            raise InvalidInput('This cloud has no default share type, so Manila cannot '
+                               'choose one: set share_type (a type name or ID).')
+        return found
 
     def check_create_features(self):
         p = self.params
@@ -379,14 +390,18 @@ class ShareModule(ManilaModule):
         known = (share.get('%s_id' % kind),) if share else ()
         return lookups.resolve_id(self.client, kind, value, known) if value else None
 
-    def update(self, share):
+    def update(self, share, created=False):
+        """Bring an existing share to the task; ``created``: this task created a
+        share and converges on another task's namesake instead (changed)."""
         p = self.params
         plan = plan_update(share, self.desired(
             share_network_id=self.reference_id('share_network', share),
             snapshot_id=self.reference_id('snapshot', share)),
             purge_metadata=p['purge_metadata'], rename=bool(p['id']))
+        if created:
+            plan.before = {}
         if plan.action == NOTHING or self.check_mode:
-            return self.finish_share(plan, share)
+            return self.finish_share(plan, share, changed=created or None)
         share = self.shares.apply_update(share, plan)
         if plan.new_size:
             share = self.shares.wait(share) if p['wait'] else self.shares.get(share['id'])
@@ -412,11 +427,12 @@ class ShareModule(ManilaModule):
         self.finish_share(plan, {}, with_exports=False)
 
     # -- result ------------------------------------------------------------
-    def finish_share(self, plan, share, with_exports=True):
+    def finish_share(self, plan, share, with_exports=True, changed=None):
         share = share or {}
         if share and with_exports and share.get('id'):
             share = dict(share, export_locations=self.shares.export_locations(share['id']))
-        self.finish(plan.changed, plan.before, plan.after, share=share)
+        self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
+                    share=share)
 
 
 def main():

@@ -173,18 +173,13 @@ EXAMPLES = r'''
         access_to: auditors
         access_level: ro
 
-- name: A CephFS client; its key is returned for the mount
+- name: A CephFS client (its cephx key is a secret and is never returned)
   openkeel.manila.share_access:
     cloud: mycloud
     share: cephfs-data
     rules:
       - access_type: cephx
         access_to: app1
-  register: granted
-
-- name: Use the key
-  ansible.builtin.debug:
-    msg: "{{ (granted.rules | selectattr('access_to', 'equalto', 'app1') | first).access_key }}"
 
 - name: Take one client away
   openkeel.manila.share_access:
@@ -201,6 +196,7 @@ rules:
   description:
     - The share's rules as they end up, as Manila lists them. In check mode,
       the rules as they would be (new rules have no ID).
+    - A rule's C(access_key) (the cephx secret) is never returned.
   returned: always
   type: list
   elements: dict
@@ -220,9 +216,6 @@ rules:
     state:
       description: Rule state, for example V(active) or V(error).
       type: str
-    access_key:
-      description: The cephx key to mount with (API 2.21+; null for other types).
-      type: str
     metadata:
       description: Rule metadata (API 2.45+).
       type: dict
@@ -238,7 +231,6 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
     diff_view,
@@ -293,7 +285,7 @@ class ShareAccessModule(ManilaModule):
 
         self.shares = ShareAPI(client, p['timeout'])
         self.access = AccessAPI(client, p['timeout'])
-        share = lookups.require(client, 'share', p['share'])
+        share = self.shares.require(p['share'])
         existing = self.access.list(share['id'])
         plan = plan_rules(existing, desired, p['state'], p['purge_rules'],
                           update_in_place=client.supports('update_access_level'))
@@ -333,8 +325,10 @@ class ShareAccessModule(ManilaModule):
         share_id = share['id']
         unrestrict = self.params['unrestrict']
         touched = []
+        allowed = []
         for rule in plan.add:
-            touched.append(self.access.allow(share_id, rule)['id'])
+            allowed.append(self.access.allow(share_id, rule)['id'])
+        touched.extend(allowed)
         for current, level in plan.update:
             self.access.update_level(current['id'], level)
             touched.append(current['id'])
@@ -348,13 +342,18 @@ class ShareAccessModule(ManilaModule):
             # The same target cannot be allowed while the old rule exists.
             self.access.wait_rules(share_id, denied=denied)
             for _current, rule in plan.replace:
-                touched.append(self.access.allow(share_id, rule)['id'])
+                allowed.append(self.access.allow(share_id, rule)['id'])
+                touched.append(allowed[-1])
         for current in plan.remove:
             self.access.deny(share_id, current, unrestrict)
             denied.append(current['id'])
         if not self.params['wait']:
-            return self.access.list(share_id)
+            rules, _kept = self.access.settle_twins(share_id, allowed, self.access.list(share_id),
+                                                    wait=False)
+            return rules
         rules = self.access.wait_rules(share_id, touched=touched, denied=denied)
+        # Another task may have allowed the same target at the same moment.
+        rules, _kept = self.access.settle_twins(share_id, allowed, rules)
         settled = self.access.wait_share_status(share_id, self.shares.get)
         status = settled.get('access_rules_status')
         share['access_rules_status'] = status

@@ -57,7 +57,7 @@ EXAMPLES = r'''
     share: projects
   register: access
 
-- name: The cephx key of one client
+- name: The cephx rule of one client
   openkeel.manila.share_access_info:
     cloud: mycloud
     share: cephfs-data
@@ -76,7 +76,9 @@ EXAMPLES = r'''
 
 RETURN = r'''
 rules:
-  description: The matching rules, as Manila lists them.
+  description:
+    - The matching rules, as Manila lists them.
+    - A rule's C(access_key) (the cephx secret) is never returned.
   returned: always
   type: list
   elements: dict
@@ -95,9 +97,6 @@ rules:
       type: str
     state:
       description: Rule state, for example V(active) or V(error).
-      type: str
-    access_key:
-      description: The cephx key (API 2.21+; null for other types).
       type: str
     metadata:
       description: Rule metadata (API 2.45+).
@@ -120,6 +119,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     validate_target,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput, reword
 
 
 class ShareAccessInfoModule(ManilaModule):
@@ -136,7 +136,8 @@ class ShareAccessInfoModule(ManilaModule):
         p = self.params
         client = self.client
         if p['access_to'] is not None:
-            validate_target(p['access_type'], p['access_to'], client.version)
+            checked = reword(InvalidInput, lambda exc: InvalidInput('access_to: %s' % exc.message))
+            checked(validate_target)(p['access_type'], p['access_to'], client.version)
         metadata = None
         if p['metadata']:
             client.require('access_rule_metadata', 'Filtering by rule metadata')

@@ -165,7 +165,7 @@ class ShareInfoModule(ManilaModule):
         }
         for option, kind, key in REFERENCE_FILTERS:
             if p[option]:
-                query[key] = lookups.resolve_id(self.client, kind, p[option])
+                query[key] = lookups.resolve_id(self.client, kind, p[option], option=option)
         if p['export_location']:
             key = 'export_location_id' if lookups.looks_like_uuid(p['export_location']) \
                 else 'export_location_path'

@@ -17,6 +17,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.client import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.connection import find_catalog_endpoint
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AnswerLost,
     CheckModeWrite,
     ConfigurationError,
     ManilaError,
@@ -175,9 +176,10 @@ def test_writes_are_never_retried():
 
 def test_lost_connection_on_write_is_reported_not_retried():
     client, session = make_client([('POST', '/v2/shares', ksa_exc.ConnectFailure('reset'))])
-    with pytest.raises(ManilaError) as err:
+    with pytest.raises(AnswerLost) as err:
         client.post('shares', {'share': {}})
-    assert 'Could not connect' in str(err.value)
+    assert 'No answer came to POST /v2/shares (reset)' in str(err.value)
+    assert 'may or may not have applied it' in str(err.value)
     assert len(session.calls) == 2
 
 

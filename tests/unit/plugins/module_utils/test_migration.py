@@ -349,7 +349,7 @@ def test_unknown_pool_lists_the_known_ones():
     ])
     with pytest.raises(InvalidInput) as err:
         require_pool(client, GAMMA)
-    assert str(err.value) == 'No pool named %s is known to the scheduler. Pools: %s, %s.' % (
+    assert str(err.value) == 'host: no pool named %s is known to the scheduler. Pools: %s, %s.' % (
         GAMMA, ALPHA, BETA)
 
 

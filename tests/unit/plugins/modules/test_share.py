@@ -38,6 +38,7 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'share_proto': 'NFS', 'statu
          'share_type': 'aaaaaaaa-0000-0000-0000-000000000000', 'share_type_name': 'dhss',
          'share_network_id': NET_ID, 'availability_zone': 'nova', 'snapshot_id': None,
          'is_public': False, 'metadata': {}, 'description': None}
+DHSS_TYPE = {'id': 'aaaaaaaa-0000-0000-0000-000000000000', 'name': 'dhss'}
 
 
 class Exit(Exception):
@@ -94,10 +95,12 @@ def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
         'share_network': 'tenant-net'}, [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
         ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
         ('GET', '/v2/share-networks/detail?name=tenant-net', RecordedResponse(
             200, {'share_networks': [{'id': NET_ID, 'name': 'tenant-net'}]})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
         ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
             200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]})),
     ])
@@ -199,9 +202,12 @@ def test_old_server_does_not_look_in_the_recycle_bin(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
                                          'share_type': 'default'}, [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+            {'id': 'bbbbbbbb-0000-0000-0000-000000000000', 'name': 'default'}]})),
     ], max_version='2.45', check_mode=True)
     assert outcome.result['changed'] is True
-    assert len(session.calls) == 2
+    assert session.requests() == ['GET /', 'GET /v2/shares/detail?name=data',
+                                  'GET /v2/types?is_public=all']
 
 
 def test_check_mode_resize_and_metadata_send_no_write(monkeypatch):
@@ -247,3 +253,45 @@ def test_a_timeout_below_one_second_is_refused_before_any_request(monkeypatch):
     assert outcome.result['msg'] == 'timeout must be a positive number of seconds, got 0.'
     # only the versions document of the recorded client fixture; nothing from the module
     assert len(session.calls) == 1
+
+
+def test_an_unknown_reference_fails_before_the_create_naming_it(monkeypatch):
+    for check_mode in (False, True):
+        outcome, session = run(monkeypatch, {
+            'name': 'data', 'size': 1, 'share_proto': 'NFS', 'share_type': 'dhss',
+            'availability_zone': 'nowhere'}, [
+            ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+            ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+            ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
+            ('GET', '/v2/availability-zones', RecordedResponse(200, {'availability_zones': [
+                {'id': '44444444-0000-0000-0000-000000000000', 'name': 'nova'}]})),
+        ], check_mode=check_mode)
+        assert isinstance(outcome, Fail), outcome.result
+        assert outcome.result['msg'].startswith("availability_zone: no availability zone with "
+                                                "the name or ID 'nowhere' exists")
+        assert session.writes() == []
+
+
+def test_a_share_made_by_another_task_at_the_same_time_is_adopted(monkeypatch):
+    mine = dict(SHARE, id='77777777-2222-3333-4444-555555555555', status='available',
+                created_at='2026-01-01T10:00:01.000000', share_network_id=None)
+    older = dict(SHARE, status='available', created_at='2026-01-01T10:00:00.000000',
+                 share_network_id=None)
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'share_type': 'dhss'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': dict(mine, status='creating')})),
+        ('GET', '/v2/shares/' + mine['id'], RecordedResponse(200, {'share': mine})),
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [older, mine]})),
+        ('DELETE', '/v2/shares/' + mine['id'], RecordedResponse(202)),
+        ('GET', '/v2/shares/' + mine['id'], RecordedResponse(404, {'itemNotFound': {'message': 'x'}})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
+            200, {'export_locations': []})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['id'] == SHARE_ID
+    assert any('Another task created share' in w for w in outcome.result['warnings'])
+    assert [c.method for c in session.writes()] == ['POST', 'DELETE']

@@ -35,7 +35,7 @@ PLAN = [
     ('share_access', 'Windows users on a CIFS share'),
     ('share_access', 'Take one client away'),
     ('share_access_info', 'Every rule of a share'),
-    ('share_access_info', 'The cephx key of one client'),
+    ('share_access_info', 'The cephx rule of one client'),
     ('share_access_info', 'Read-only rules owned by the batch team'),
     ('share_info', 'Shares whose name contains "db"'),
     ('share_info', 'Shares in error, every project (admin)'),
@@ -55,11 +55,9 @@ PLAN = [
 
 # Examples that cannot run against the local cloud, and why.
 SKIPPED = {
-    ('share_access', 'A CephFS client; its key is returned for the mount'):
+    ('share_access', 'A CephFS client (its cephx key is a secret and is never returned)'):
         'the Dummy driver applies only ip rules (NFS) and user rules (CIFS): a '
         'cephx rule goes to error',
-    ('share_access', 'Use the key'):
-        'reads the result of the cephx example above',
 }
 
 EXAMPLE_UUID = '0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a'

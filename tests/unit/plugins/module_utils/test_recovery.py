@@ -1,0 +1,431 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Recovery on recorded HTTP: lost answers, 5xx on writes, Retry-After,
+Keystone retries, races for one name.  The fault matrix (tests/faults) shows
+the same against the real cloud; these pin the exact requests and pauses."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import datetime
+
+import pytest
+
+from keystoneauth1 import exceptions as ksa_exc
+
+from ansible_collections.openkeel.manila.plugins.module_utils import client as client_module
+from ansible_collections.openkeel.manila.plugins.module_utils.access import AccessAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.client import (
+    ManilaClient,
+    retry_after,
+    with_keystone_retries,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AmbiguousName,
+    AnswerLost,
+    ConfigurationError,
+    ManilaError,
+    NotApplied,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
+    RecordedResponse,
+    RecordedSession,
+    make_client,
+    versions_exchange,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+OTHER_ID = '99999999-2222-3333-4444-555555555555'
+LISTING = '/v2/shares/detail?name=data'
+LOST = ksa_exc.ConnectFailure("Unable to establish connection to http://m/v2/shares: "
+                              "('Connection aborted.', RemoteDisconnected('Remote end closed'))")
+REFUSED = ksa_exc.ConnectFailure(
+    "Unable to establish connection to http://m/v2/shares: HTTPConnectionPool(host='m', "
+    "port=8786): Max retries exceeded (Caused by NewConnectionError('Failed to establish "
+    "a new connection: [Errno 111] Connection refused'))")
+
+
+def share(share_id=SHARE_ID, status='creating', created='2026-01-01T10:00:00.000000'):
+    return {'id': share_id, 'name': 'data', 'status': status, 'size': 1, 'created_at': created}
+
+
+def shares(*items):
+    return RecordedResponse(200, {'shares': list(items)})
+
+
+def error(status, message='injected'):
+    return RecordedResponse(status, {'computeFault': {'code': status, 'message': message}})
+
+
+def body(name='data'):
+    return {'name': name, 'size': 1, 'share_proto': 'NFS'}
+
+
+# -- the client: what is retried, what raises AnswerLost -------------------------------
+
+def test_a_write_that_never_left_is_sent_again():
+    client, session = make_client([
+        ('POST', '/v2/shares', REFUSED),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': share()})),
+    ])
+    assert client.post('shares', {'share': body()})['share']['id'] == SHARE_ID
+
+
+def test_a_write_without_an_answer_raises_answer_lost_once():
+    client, session = make_client([('POST', '/v2/shares', LOST)])
+    with pytest.raises(AnswerLost) as err:
+        client.post('shares', {'share': body()})
+    assert err.value.cause is LOST
+    assert len(session.writes()) == 1
+
+
+def test_a_read_timeout_on_a_write_is_a_lost_answer_too():
+    client, session = make_client([
+        ('PUT', '/v2/shares/x', ksa_exc.ConnectTimeout('Request to http://m/v2/shares/x timed out'))])
+    with pytest.raises(AnswerLost):
+        client.put('shares/x', {'share': {}})
+
+
+@pytest.mark.parametrize('status', [429, 503])
+def test_reads_wait_as_long_as_retry_after_says(status):
+    clock = FakeClock()
+    client, session = make_client([
+        ('GET', LISTING, RecordedResponse(status, {'overLimit': {'message': 'slow down'}},
+                                          headers={'Retry-After': '7'})),
+        ('GET', LISTING, shares()),
+    ], clock=clock)
+    assert client.get('shares/detail', query={'name': 'data'}) == {'shares': []}
+    assert clock.sleeps == [7.0]
+
+
+def test_a_retry_after_longer_than_a_task_waits_fails_at_once():
+    clock = FakeClock()
+    client, session = make_client([
+        ('GET', LISTING, RecordedResponse(503, {'serviceUnavailable': {'message': 'maintenance'}},
+                                          headers={'Retry-After': '3600'})),
+    ], clock=clock)
+    with pytest.raises(ManilaError) as err:
+        client.get('shares/detail', query={'name': 'data'})
+    assert err.value.status == 503 and clock.sleeps == []
+
+
+def test_retry_after_as_an_http_date():
+    now = datetime.datetime(2026, 1, 1, 10, 0, 0, tzinfo=datetime.timezone.utc)
+    answer = RecordedResponse(503, {}, headers={'Retry-After': 'Thu, 01 Jan 2026 10:00:12 GMT'})
+    assert retry_after(answer, now=now) == 12.0
+    assert retry_after(RecordedResponse(503, {}, headers={'Retry-After': 'soon'})) is None
+    assert retry_after(RecordedResponse(503, {})) is None
+
+
+def test_writes_are_not_retried_on_429():
+    client, session = make_client([('POST', '/v2/shares', RecordedResponse(
+        429, {'overLimit': {'message': 'slow down'}}, headers={'Retry-After': '1'}))])
+    with pytest.raises(ManilaError):
+        client.post('shares', {'share': body()})
+    assert len(session.writes()) == 1
+
+
+def test_a_bad_api_version_names_the_option():
+    session = RecordedSession([versions_exchange('2.99')])
+    client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap='banana')
+    with pytest.raises(ConfigurationError) as err:
+        client.negotiate()
+    assert str(err.value).startswith('api_version: ') and 'banana' in str(err.value)
+
+
+# -- write_once -------------------------------------------------------------------------
+
+def test_lost_create_found_by_name_is_not_sent_again():
+    clock = FakeClock()
+    client, session = make_client([
+        ('POST', '/v2/shares', LOST),
+        ('GET', LISTING, shares(share())),
+    ], clock=clock)
+    made = ShareAPI(client).create(body())
+    assert made['id'] == SHARE_ID
+    assert len(session.writes()) == 1
+    assert client.warnings and 'No answer came to the create of share' in client.warnings[0]
+
+
+def test_lost_create_that_never_shows_up_is_reported_as_not_applied():
+    clock = FakeClock()
+    client, session = make_client([
+        ('POST', '/v2/shares', LOST),
+        ('GET', LISTING, shares()),
+        ('GET', LISTING, shares()),
+        ('GET', LISTING, shares()),
+    ], clock=clock)
+    with pytest.raises(NotApplied) as err:
+        ShareAPI(client).create(body())
+    assert 'was not applied' in str(err.value) and 'Run the task again' in str(err.value)
+    assert clock.sleeps == [1.0, 2.0]
+    assert len(session.writes()) == 1
+
+
+def test_a_share_on_its_way_out_is_not_taken_for_the_lost_create():
+    client, session = make_client([
+        ('POST', '/v2/shares', LOST),
+        ('GET', LISTING, shares(share(status='deleting'))),
+        ('GET', LISTING, shares(share(status='deleting'))),
+        ('GET', LISTING, shares()),
+    ])
+    with pytest.raises(NotApplied):
+        ShareAPI(client).create(body())
+
+
+def test_create_answered_503_is_looked_up_then_sent_once_more():
+    client, session = make_client([
+        ('POST', '/v2/shares', error(503)),
+        ('GET', LISTING, shares()),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': share()})),
+    ])
+    assert ShareAPI(client).create(body())['id'] == SHARE_ID
+    assert 'refused once with HTTP 503' in client.warnings[0]
+
+
+def test_create_answered_500_after_it_was_made_is_not_sent_again():
+    client, session = make_client([
+        ('POST', '/v2/shares', error(500)),
+        ('GET', LISTING, shares(share())),
+    ])
+    assert ShareAPI(client).create(body())['id'] == SHARE_ID
+    assert len(session.writes()) == 1
+
+
+def test_create_answered_503_twice_is_not_applied():
+    client, session = make_client([
+        ('POST', '/v2/shares', error(503)),
+        ('GET', LISTING, shares()),
+        ('POST', '/v2/shares', error(503)),
+        ('GET', LISTING, shares()),
+    ])
+    with pytest.raises(NotApplied) as err:
+        ShareAPI(client).create(body())
+    assert 'failed twice' in str(err.value)
+
+
+def test_a_refusal_that_is_not_a_5xx_is_raised_as_it_is():
+    client, session = make_client([('POST', '/v2/shares', error(413, 'quota'))])
+    with pytest.raises(ManilaError) as err:
+        ShareAPI(client).create(body())
+    assert err.value.status == 413 and not isinstance(err.value, NotApplied)
+
+
+def test_when_manila_cannot_be_asked_the_error_says_so():
+    client, session = make_client([
+        ('POST', '/v2/shares', LOST),
+        ('GET', LISTING, error(500)), ('GET', LISTING, error(500)),
+        ('GET', LISTING, error(500)), ('GET', LISTING, error(500)),
+    ])
+    with pytest.raises(ManilaError) as err:
+        ShareAPI(client).create(body())
+    assert 'could not be asked whether it took effect' in str(err.value)
+
+
+def test_lost_delete_of_a_share_that_is_deleting_counts_as_done():
+    client, session = make_client([
+        ('DELETE', '/v2/shares/' + SHARE_ID, LOST),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share(status='deleting')})),
+    ])
+    ShareAPI(client).delete(SHARE_ID)
+    assert len(session.writes()) == 1
+
+
+def test_lost_extend_seen_extending_is_not_sent_again():
+    client, session = make_client([
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, LOST),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share(status='extending')})),
+    ])
+    ShareAPI(client).resize(SHARE_ID, 2, 1)
+    assert len(session.writes()) == 1
+
+
+# -- races for one name ------------------------------------------------------------------
+
+def test_the_newer_namesake_is_deleted_by_its_creator_once_it_is_ready():
+    older = share(OTHER_ID, 'available', '2026-01-01T10:00:00.000000')
+    mine = share(SHARE_ID, 'available', '2026-01-01T10:00:00.500000')
+    client, session = make_client([
+        ('GET', LISTING, shares(older, mine)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(404, {'itemNotFound': {'message': 'gone'}})),
+    ])
+    keeper, adopted = ShareAPI(client).settle_namesakes(mine)
+    assert keeper['id'] == OTHER_ID and adopted is True
+    assert 'Another task created share' in client.warnings[0]
+
+
+def test_a_creating_namesake_of_ours_is_waited_for_before_it_is_deleted():
+    older = share(OTHER_ID, 'available', '2026-01-01T10:00:00.000000')
+    mine = share(SHARE_ID, 'creating', '2026-01-01T10:00:01.000000')
+    client, session = make_client([
+        ('GET', LISTING, shares(older, mine)),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': mine})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(mine, status='available')})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+    ])
+    keeper, adopted = ShareAPI(client).settle_namesakes(mine, wait=False)
+    assert keeper['id'] == OTHER_ID and adopted is True
+    assert session.requests()[-1] == 'DELETE /v2/shares/' + SHARE_ID
+
+
+def test_the_oldest_namesake_stays_and_says_so():
+    mine = share(SHARE_ID, 'available', '2026-01-01T10:00:00.000000')
+    newer = share(OTHER_ID, 'available', '2026-01-01T10:00:00.000000')  # same time: ID decides
+    client, session = make_client([('GET', LISTING, shares(mine, newer))])
+    keeper, adopted = ShareAPI(client).settle_namesakes(mine)
+    assert keeper['id'] == SHARE_ID and adopted is False
+    assert session.writes() == []
+    assert OTHER_ID in client.warnings[0]
+
+
+def test_alone_with_the_name_nothing_happens():
+    mine = share(SHARE_ID, 'available')
+    client, session = make_client([('GET', LISTING, shares(mine))])
+    assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
+    assert client.warnings == []
+
+
+def test_a_lookup_during_a_race_waits_for_it_to_settle():
+    clock = FakeClock()
+    first = share(OTHER_ID, 'available', '2026-01-01T10:00:00.000000')
+    racer = share(SHARE_ID, 'creating', '2026-01-01T10:00:00.300000')
+    client, session = make_client([
+        ('GET', LISTING, shares(first, racer)),
+        ('GET', LISTING, shares(first, racer)),
+        ('GET', LISTING, shares(first, dict(racer, status='deleting'))),
+        ('GET', LISTING, shares(first)),
+    ], clock=clock)
+    assert ShareAPI(client).find_by_name('data')['id'] == OTHER_ID
+
+
+def test_two_namesakes_at_rest_are_ambiguous_at_once():
+    client, session = make_client([('GET', LISTING, shares(
+        share(OTHER_ID, 'available'), share(SHARE_ID, 'available')))])
+    with pytest.raises(AmbiguousName):
+        ShareAPI(client).find_by_name('data')
+
+
+# -- access rules ------------------------------------------------------------------------
+
+RULES = '/v2/share-access-rules?share_id=' + SHARE_ID
+ACTION = '/v2/shares/%s/action' % SHARE_ID
+WANT = {'access_type': 'ip', 'access_to': '10.0.0.1', 'access_level': 'rw'}
+
+
+def rule(rule_id, state='active', created='2026-01-01T10:00:00.000000', to='10.0.0.1'):
+    return {'id': rule_id, 'access_type': 'ip', 'access_to': to, 'access_level': 'rw',
+            'state': state, 'created_at': created, 'access_key': 'secret'}
+
+
+def rules(*items):
+    return RecordedResponse(200, {'access_list': list(items)})
+
+
+def test_an_allow_that_exists_already_converges_on_that_rule():
+    client, session = make_client([
+        ('POST', ACTION, RecordedResponse(400, {'badRequest': {
+            'code': 400, 'message': 'Share access ip:10.0.0.1 exists.'}})),
+        ('GET', RULES, rules(rule('r1', 'queued_to_apply'))),
+    ])
+    assert AccessAPI(client).allow(SHARE_ID, WANT) == dict(
+        (k, v) for k, v in rule('r1', 'queued_to_apply').items() if k != 'access_key')
+
+
+def test_a_lost_allow_is_found_by_type_and_target():
+    client, session = make_client([
+        ('POST', ACTION, LOST),
+        ('GET', RULES, rules(rule('r0', to='10.0.0.2'), rule('r1', 'queued_to_apply', to='10.0.0.1/32'))),
+    ])
+    assert AccessAPI(client).allow(SHARE_ID, WANT)['id'] == 'r1'
+    assert len(session.writes()) == 1
+
+
+def test_the_newer_twin_rule_is_denied_by_its_creator():
+    older, mine = rule('r1', created='2026-01-01T10:00:00'), rule('r2', created='2026-01-01T10:00:01')
+    client, session = make_client([
+        ('POST', ACTION, RecordedResponse(202)),
+        ('GET', RULES, rules(older)),
+    ])
+    found, kept = AccessAPI(client).settle_twins(SHARE_ID, ['r2'], [older, mine])
+    assert kept == ['r1'] and [r['id'] for r in found] == ['r1']
+    assert session.bodies('POST') == [{'deny_access': {'access_id': 'r2'}}]
+    assert 'Another task allowed access rule ip:10.0.0.1' in client.warnings[0]
+
+
+def test_the_older_twin_waits_for_the_newer_one_to_go():
+    older, newer = rule('r1', created='2026-01-01T10:00:00'), rule('r2', created='2026-01-01T10:00:01')
+    client, session = make_client([
+        ('GET', RULES, rules(older, dict(newer, state='denying'))),
+        ('GET', RULES, rules(older)),
+    ])
+    found, kept = AccessAPI(client).settle_twins(SHARE_ID, ['r1'], [older, newer])
+    assert kept == ['r1'] and [r['id'] for r in found] == ['r1']
+    assert session.writes() == []
+
+
+# -- Keystone ----------------------------------------------------------------------------
+
+class FlakyKeystone(object):
+    """``get_auth_headers`` fails with the given errors, then succeeds."""
+
+    def __init__(self, *errors):
+        self.errors = list(errors)
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return {'X-Auth-Token': 'token'}
+
+
+def test_token_requests_are_retried_with_backoff_on_5xx_and_connection_errors():
+    clock = FakeClock()
+    keystone = FlakyKeystone(ksa_exc.ServiceUnavailable(), ksa_exc.ConnectFailure('reset'),
+                             ksa_exc.InternalServerError())
+    assert with_keystone_retries(keystone, sleep=clock.sleep) == {'X-Auth-Token': 'token'}
+    assert clock.sleeps == [0.5, 1.0, 2.0]
+
+
+def test_a_wrong_password_is_not_retried():
+    keystone = FlakyKeystone(ksa_exc.Unauthorized('The request you have made requires '
+                                                  'authentication.'))
+    with pytest.raises(ConfigurationError) as err:
+        with_keystone_retries(keystone, sleep=FakeClock().sleep)
+    assert keystone.calls == 1 and 'refused the credentials' in str(err.value)
+
+
+def test_keystone_down_fails_after_the_last_attempt_saying_what_to_do():
+    clock = FakeClock()
+    keystone = FlakyKeystone(*[ksa_exc.ServiceUnavailable() for _i in range(9)])
+    with pytest.raises(ConfigurationError) as err:
+        with_keystone_retries(keystone, sleep=clock.sleep)
+    assert keystone.calls == client_module.KEYSTONE_ATTEMPTS
+    assert 'failed 5 times in a row' in str(err.value) and 'again later' in str(err.value)
+
+
+def test_the_client_fetches_its_token_with_retries_before_an_authenticated_request():
+    clock = FakeClock()
+    session = RecordedSession([versions_exchange('2.99'), ('GET', LISTING, shares())])
+    session.auth = object()
+    session.get_auth_headers = FlakyKeystone(ksa_exc.ServiceUnavailable())
+    client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
+    client.negotiate()
+    session.negotiated = str(client.version)
+    client.get('shares/detail', query={'name': 'data'})
+    assert session.get_auth_headers.calls == 2 and clock.sleeps == [0.5]
+
+
+def test_a_lost_update_seen_applied_returns_the_share_as_manila_has_it():
+    renamed = dict(share(status='available'), name='new', description=None, is_public=False)
+    client, session = make_client([
+        ('PUT', '/v2/shares/' + SHARE_ID, LOST),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': renamed})),
+    ])
+    result = ShareAPI(client).update(SHARE_ID, {'display_name': 'new', 'display_description': '',
+                                                'is_public': False})
+    assert result == renamed and len(session.writes()) == 1
