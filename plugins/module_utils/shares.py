@@ -193,6 +193,13 @@ def update_body(share, name=None, description=None, is_public=None):
     return body
 
 
+def update_fields(body):
+    """What a share (or snapshot) shows once the PUT ``body`` took effect: its
+    display_* keys under the names Manila shows them."""
+    shown = {'display_name': 'name', 'display_description': 'description'}
+    return dict((shown.get(key, key), value) for key, value in body.items())
+
+
 def create_body(desired):
     """The POST /shares body: the required fields and every option given."""
     body = {
@@ -247,10 +254,8 @@ def share_label(share):
     return 'Share %s (%s)' % (share.get('name'), share['id'])
 
 
-def oldest(shares):
-    """The share that keeps a name several tasks created at once: the oldest
-    (created_at, then ID, so that every task picks the same one)."""
-    return min(shares, key=lambda s: (s.get('created_at') or '', s['id']))
+# The share that keeps a name several tasks created at once (one rule for every kind).
+oldest = lookups.oldest
 
 
 def racing(namesakes):
@@ -423,16 +428,9 @@ class ShareAPI(object):
         oldest, as settle_namesakes would choose).  Follow with
         ``settle_namesakes`` once the share is available.
         """
-        name = body['name']
-
-        def made():
-            candidates = [s for s in self.namesakes(name)
-                          if s.get('status') not in SHARE_LEAVING_STATES]
-            return oldest(candidates) if candidates else None
-
-        return self.client.write_once(
-            lambda: self.client.post('shares', {'share': body})['share'], made,
-            'the create of share %r' % name)
+        return lookups.create_once(
+            self.client, 'share', lambda: self.client.post('shares', {'share': body})['share'],
+            body['name'], leaving=SHARE_LEAVING_STATES)
 
     def settle_namesakes(self, mine, wait=True):
         """After creating ``mine``: make sure the name ends up on one share.
@@ -444,27 +442,12 @@ class ShareAPI(object):
         converges on the oldest, with a warning.  Returns ``(share, adopted)``:
         the share that keeps the name, and whether it is another task's.
         """
-        name = mine.get('name')
-        present = [s for s in self.namesakes(name) if s.get('status') not in SHARE_LEAVING_STATES]
-        if not any(s['id'] == mine['id'] for s in present):
-            present.append(mine)
-        keeper = oldest(present)
-        others = sorted(s['id'] for s in present if s['id'] != keeper['id'])
-        if keeper['id'] == mine['id']:
-            if others:
-                self.client.warn(
-                    'Other tasks created shares named %r at the same time (%s); this '
-                    'task keeps %s, the oldest, and the tasks that made the others '
-                    'remove them.' % (name, ', '.join(others), mine['id']))
-            return mine, False
-        self.client.warn(
-            'Another task created share %r (%s) at the same time as this one; the '
-            'share this task created (%s) was deleted once it was ready, and the '
-            'task converged on %s instead.' % (name, keeper['id'], mine['id'], keeper['id']))
-        self.remove_own(mine)
-        if wait:
-            self.wait_gone(mine)
-        return keeper, True
+        def remove(share):
+            self.remove_own(share)
+            if wait:
+                self.wait_gone(share)
+        return lookups.settle_namesakes(self.client, 'share', mine, remove,
+                                        leaving=SHARE_LEAVING_STATES)
 
     def remove_own(self, share):
         """Delete a share this task just made, once it is at rest (never while
@@ -483,33 +466,19 @@ class ShareAPI(object):
 
     # -- other writes: each looks at Manila when its answer is lost ------------
     def update(self, share_id, body):
-        def applied():
-            share = self.get(share_id)
-            if share is None or any((share.get(field) or '') != (body[key] or '')
-                                    for key, field in (('display_name', 'name'),
-                                                       ('display_description', 'description'))
-                                    if key in body):
-                return None
-            if 'is_public' in body and bool(share.get('is_public')) != bool(body['is_public']):
-                return None
-            return share
         return self.client.write_once(
             lambda: self.client.put('shares/%s' % share_id, {'share': body})['share'],
-            applied, 'the update of share %s' % share_id)
+            lookups.changed_to(self.client, 'share', share_id, update_fields(body)),
+            'the update of share %s' % share_id)
 
     def set_metadata(self, share_id, items):
-        def applied():
-            share = self.get(share_id) or {}
-            metadata = share.get('metadata') or {}
-            return True if all(metadata.get(k) == v for k, v in items.items()) else None
         self.client.write_once(
             lambda: self.client.post('shares/%s/metadata' % share_id, {'metadata': items}),
-            applied, 'the metadata update of share %s' % share_id)
+            lookups.holds_items(self.client, 'share', share_id, items),
+            'the metadata update of share %s' % share_id)
 
     def delete_metadata_key(self, share_id, key):
-        def applied():
-            share = self.get(share_id) or {}
-            return True if key not in (share.get('metadata') or {}) else None
+        applied = lookups.lacks_key(self.client, 'share', share_id, key)
 
         def send():
             try:
@@ -531,11 +500,10 @@ class ShareAPI(object):
             applied, 'the %s of share %s to %s GiB' % (action, share_id, new_size))
 
     def delete(self, share_id):
-        def applied():
-            share = self.get(share_id)
-            return True if share is None or share.get('status') in SHARE_LEAVING_STATES else None
-        self.client.write_once(lambda: self.client.delete('shares/%s' % share_id), applied,
-                               'the deletion of share %s' % share_id)
+        self.client.write_once(
+            lambda: self.client.delete('shares/%s' % share_id),
+            lookups.gone_or_leaving(self.client, 'share', share_id, SHARE_LEAVING_STATES),
+            'the deletion of share %s' % share_id)
 
     def soft_delete(self, share_id):
         def applied():

@@ -27,6 +27,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
+    NotFound,
     reword,
     same_details,
 )
@@ -36,6 +37,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     normalize_metadata,
     share_label,
     update_body,
+    update_fields,
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -46,6 +48,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SNAPSHOT_DEFERRED_DELETE_STATES,
     SNAPSHOT_DELETABLE_STATES,
     SNAPSHOT_ERROR_STATES,
+    SNAPSHOT_LEAVING_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
@@ -360,29 +363,84 @@ class SnapshotAPI(object):
         return lookups.list_all(self.client, 'snapshots/detail', 'snapshots', {
             'share_id': share_id, 'all_tenants': '1'})
 
+    # -- writes: each through write_once (see client.write_once) ---------------
     def create(self, body):
+        """Take the snapshot ``body`` describes, at most once: after a lost answer
+        or a 5xx it is looked up by its name on its share.  Follow with
+        ``settle_namesakes``."""
         if body.get('metadata'):
             self.client.require('snapshot_metadata', 'Snapshot metadata')
-        return self.client.post('snapshots', {'snapshot': body})['snapshot']
+        return lookups.create_once(
+            self.client, 'snapshot',
+            lambda: self.client.post('snapshots', {'snapshot': body})['snapshot'],
+            body['name'], {'share_id': body['share_id']}, SNAPSHOT_LEAVING_STATES)
+
+    def settle_namesakes(self, mine, wait=True):
+        """After taking ``mine``: one snapshot per name on its share when tasks
+        race (lookups.settle_namesakes).  A newer snapshot of this task's is
+        deleted once it is at rest (Manila deletes none while it is being
+        created).  Returns ``(snapshot, adopted)``."""
+        def remove(snapshot):
+            settled = self.settle(snapshot)
+            if settled is None:
+                return
+            try:
+                self.delete(settled['id'])
+            except NotFound:
+                return
+            if wait:
+                self.wait_gone(settled)
+        return lookups.settle_namesakes(self.client, 'snapshot', mine, remove,
+                                        {'share_id': mine['share_id']},
+                                        SNAPSHOT_LEAVING_STATES)
 
     def update(self, snapshot_id, body):
-        return self.client.put('snapshots/%s' % snapshot_id, {'snapshot': body})['snapshot']
+        return self.client.write_once(
+            lambda: self.client.put('snapshots/%s' % snapshot_id,
+                                    {'snapshot': body})['snapshot'],
+            lookups.changed_to(self.client, 'snapshot', snapshot_id, update_fields(body)),
+            'the update of snapshot %s' % snapshot_id)
 
     def set_metadata(self, snapshot_id, items):
-        self.client.request('POST', 'snapshots/%s/metadata' % snapshot_id,
-                            body={'metadata': items}, feature='snapshot_metadata')
+        self.client.write_once(
+            lambda: self.client.request('POST', 'snapshots/%s/metadata' % snapshot_id,
+                                        body={'metadata': items}, feature='snapshot_metadata'),
+            lookups.holds_items(self.client, 'snapshot', snapshot_id, items),
+            'the metadata update of snapshot %s' % snapshot_id)
 
     def delete_metadata_key(self, snapshot_id, key):
-        self.client.request('DELETE', 'snapshots/%s/metadata/%s' % (
-            snapshot_id, quote(key, safe='')), feature='snapshot_metadata')
+        def send():
+            try:
+                self.client.request('DELETE', 'snapshots/%s/metadata/%s' % (
+                    snapshot_id, quote(key, safe='')), feature='snapshot_metadata')
+            except NotFound:
+                pass    # already gone: what the task wanted
+        self.client.write_once(
+            send, lookups.lacks_key(self.client, 'snapshot', snapshot_id, key),
+            'the removal of metadata key %r of snapshot %s' % (key, snapshot_id))
 
     def delete(self, snapshot_id):
-        self.client.delete('snapshots/%s' % snapshot_id)
+        self.client.write_once(
+            lambda: self.client.delete('snapshots/%s' % snapshot_id),
+            lookups.gone_or_leaving(self.client, 'snapshot', snapshot_id,
+                                    SNAPSHOT_LEAVING_STATES),
+            'the deletion of snapshot %s' % snapshot_id)
 
     @reword(Conflict, _not_latest)
     def revert(self, share_id, snapshot_id):
-        self.client.action('shares/%s' % share_id, 'revert', {'snapshot_id': snapshot_id},
-                           feature='revert_to_snapshot')
+        # Manila keeps no trace of a revert once it is done; while it runs, the
+        # share is reverting and the snapshot restoring: that is what is seen.
+        def reverting():
+            share = lookups.get_by_id(self.client, 'share', share_id) or {}
+            if share.get('status') in ('reverting', 'reverting_to_snapshot'):
+                return True
+            snapshot = self.get(snapshot_id) or {}
+            return True if snapshot.get('status') == 'restoring' else None
+        self.client.write_once(
+            lambda: self.client.action('shares/%s' % share_id, 'revert',
+                                       {'snapshot_id': snapshot_id},
+                                       feature='revert_to_snapshot'),
+            reverting, 'the revert of share %s to snapshot %s' % (share_id, snapshot_id))
 
     def export_locations(self, snapshot_id):
         if not self.client.supports('snapshot_export_locations'):

@@ -84,6 +84,8 @@ SNAPSHOT_BUSY_STATES = frozenset([
 ])
 # Manila deletes a snapshot only in these (the others need an admin's force-delete).
 SNAPSHOT_DELETABLE_STATES = frozenset(['available', 'error'])
+# Snapshots on their way out: they still carry their name but nobody can converge on them.
+SNAPSHOT_LEAVING_STATES = frozenset(['deleting', 'deferred_deleting'])
 # On their way out: Manila leaves them out when it picks a share's latest snapshot.
 SNAPSHOT_DEFERRED_DELETE_STATES = frozenset(['deferred_deleting', 'error_deferred_deleting'])
 

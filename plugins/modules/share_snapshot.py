@@ -209,6 +209,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     plan_update,
     task_metadata,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    SNAPSHOT_BUSY_STATES,
+)
 
 
 class ShareSnapshotModule(ManilaModule):
@@ -316,6 +319,11 @@ class ShareSnapshotModule(ManilaModule):
             except WaitFailed as exc:
                 self.fail('%s The snapshot %s was taken and is left in that state; delete '
                           'it with state=absent.' % (exc, snapshot['id']), snapshot=snapshot)
+        # Another task may have taken a snapshot of this name at the same moment.
+        snapshot, adopted = self.snapshots.settle_namesakes(snapshot, p['wait'])
+        if adopted and (p['wait'] or snapshot.get('status') not in SNAPSHOT_BUSY_STATES):
+            # Converge on it as on a snapshot this task had found.
+            return self.update(self.snapshots.settle(snapshot) or snapshot, created=True)
         plan.after = diff_view(snapshot)
         self.finish_snapshot(plan, snapshot)
 
@@ -326,10 +334,14 @@ class ShareSnapshotModule(ManilaModule):
         return plan_update(snapshot, self.desired(), purge_metadata=p['purge_metadata'],
                            rename=bool(p['id']))
 
-    def update(self, snapshot):
+    def update(self, snapshot, created=False):
+        """Bring an existing snapshot to the task; ``created``: this task took a
+        snapshot and converges on another task's namesake instead (changed)."""
         plan = self.plan_changes(snapshot)
+        if created:
+            plan.before = {}
         if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, snapshot)
+            return self.finish_snapshot(plan, snapshot, changed=created or plan.changed)
         snapshot = self.snapshots.apply_update(snapshot, plan)
         plan.after = diff_view(snapshot)
         self.finish_snapshot(plan, snapshot)
@@ -393,14 +405,15 @@ class ShareSnapshotModule(ManilaModule):
         self.finish_snapshot(plan, {}, with_exports=False)
 
     # -- result ------------------------------------------------------------
-    def finish_snapshot(self, plan, snapshot, with_exports=True, **result):
+    def finish_snapshot(self, plan, snapshot, with_exports=True, changed=None, **result):
         snapshot = snapshot or {}
         if snapshot and with_exports and self.mountable(snapshot):
             snapshot = dict(snapshot, export_locations=self.snapshots.export_locations(
                 snapshot['id']))
         elif snapshot:
             snapshot = dict(snapshot, export_locations=[])
-        self.finish(plan.changed, plan.before, plan.after, snapshot=snapshot, **result)
+        self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
+                    snapshot=snapshot, **result)
 
     def mountable(self, snapshot):
         """Whether the snapshot may have export locations (unknown: ask Manila)."""
