@@ -26,6 +26,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Forbidden,
     InvalidInput,
+    NotFound,
     reword,
     same_details,
 )
@@ -231,15 +232,42 @@ class SecurityServiceAPI(object):
         """The networks among ``network_ids`` that have share servers (members: shares)."""
         return [n for n in network_ids if Usage(self.client, n).has_servers()]
 
+    # -- writes: each through write_once (see client.write_once) ---------------
     def create(self, body):
-        return self.client.post('security-services', {'security_service': body})[
-            'security_service']
+        """Create the service ``body`` describes, at most once: after a lost
+        answer or a 5xx it is looked up by its name.  Follow with
+        ``settle_namesakes``."""
+        return lookups.create_once(
+            self.client, 'security_service',
+            lambda: self.client.post('security-services',
+                                     {'security_service': body})['security_service'],
+            body['name'])
+
+    def settle_namesakes(self, mine):
+        """After creating ``mine``: one service per name when tasks race
+        (lookups.settle_namesakes).  A service just made is attached to no
+        share network, so a newer one of this task's is deleted at once.
+        Returns ``(service, adopted)``."""
+        def remove(service):
+            try:
+                self.delete(service['id'])
+            except NotFound:
+                pass
+        return lookups.settle_namesakes(self.client, 'security_service', mine, remove)
 
     @reword(Forbidden, _update_refusal)
     def update(self, service_id, body):
-        return self.client.put('security-services/%s' % service_id,
-                               {'security_service': body})['security_service']
+        # The password counts only where Manila shows it (a field not shown is
+        # not seen: the write is then reported as not applied, never assumed).
+        return self.client.write_once(
+            lambda: self.client.put('security-services/%s' % service_id,
+                                    {'security_service': body})['security_service'],
+            lookups.changed_to(self.client, 'security_service', service_id, body),
+            'the update of security service %s' % service_id)
 
     @reword(Forbidden, _delete_refusal)
     def delete(self, service_id):
-        self.client.delete('security-services/%s' % service_id)
+        self.client.write_once(
+            lambda: self.client.delete('security-services/%s' % service_id),
+            lookups.gone_or_leaving(self.client, 'security_service', service_id),
+            'the deletion of security service %s' % service_id)

@@ -32,10 +32,12 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
+    AnswerLost,
     CannotConverge,
     Conflict,
     Forbidden,
     InvalidInput,
+    NotFound,
     reword,
     same_details,
 )
@@ -472,41 +474,112 @@ class ShareNetworkAPI(object):
                                '%s (its zones: %s). Nothing was changed.' % (
                                    ', '.join(unknown), ', '.join(sorted(known)) or 'none'))
 
+    # -- writes: each through write_once (see client.write_once) ---------------
     def create(self, body):
-        return self.client.post('share-networks', {'share_network': body})['share_network']
+        """Create the network ``body`` describes, at most once: after a lost
+        answer or a 5xx it is looked up by its name.  Follow with
+        ``settle_namesakes``."""
+        return lookups.create_once(
+            self.client, 'share_network',
+            lambda: self.client.post('share-networks',
+                                     {'share_network': body})['share_network'],
+            body['name'])
+
+    def settle_namesakes(self, mine):
+        """After creating ``mine``: one network per name when tasks race
+        (lookups.settle_namesakes).  A network just made has no share servers
+        and no shares, so a newer one of this task's is deleted at once.
+        Returns ``(network, adopted)``."""
+        def remove(network):
+            try:
+                self.delete(network['id'])
+            except NotFound:
+                pass
+        return lookups.settle_namesakes(self.client, 'share_network', mine, remove)
 
     @reword(Forbidden, in_use_message)
     def update(self, network_id, body):
-        return self.client.put('share-networks/%s' % network_id,
-                               {'share_network': body})['share_network']
+        expected = dict((k, v) for k, v in body.items() if k not in NEUTRON_FIELDS)
+
+        def applied():
+            network = self.get(network_id)
+            if not lookups.shows(network, expected):
+                return None
+            if any(f in body for f in NEUTRON_FIELDS):
+                default = [s for s in existing_subnets(network) if s['availability_zone'] is None]
+                if not default or any(default[0][f] != body[f] for f in NEUTRON_FIELDS
+                                      if f in body):
+                    return None
+            return network
+        return self.client.write_once(
+            lambda: self.client.put('share-networks/%s' % network_id,
+                                    {'share_network': body})['share_network'],
+            applied, 'the update of share network %s' % network_id)
 
     def create_subnet(self, network_id, subnet):
         body = dict((k, subnet[k]) for k in NEUTRON_FIELDS if subnet[k] is not None)
         if subnet['availability_zone']:
             body['availability_zone'] = subnet['availability_zone']
-        return self.client.post('share-networks/%s/subnets' % network_id,
-                                {'share-network-subnet': body},
-                                feature='share_network_subnets')['share_network_subnet']
+
+        def made():
+            # One subnet per zone in a network: the zone names the new one.
+            for found in (self.get(network_id) or {}).get('share_network_subnets') or []:
+                if found.get('availability_zone') == subnet['availability_zone'] and all(
+                        found.get(f) == subnet[f] for f in NEUTRON_FIELDS):
+                    return found
+            return None
+        return self.client.write_once(
+            lambda: self.client.post('share-networks/%s/subnets' % network_id,
+                                     {'share-network-subnet': body},
+                                     feature='share_network_subnets')['share_network_subnet'],
+            made, 'the create of a subnet (zone %s) in share network %s' % (
+                subnet['availability_zone'] or 'default', network_id))
 
     @reword(Conflict, in_use_message)
     def delete_subnet(self, network_id, subnet_id):
-        self.client.delete('share-networks/%s/subnets/%s' % (network_id, subnet_id),
-                           feature='share_network_subnets')
+        def gone():
+            subnets = (self.get(network_id) or {}).get('share_network_subnets') or []
+            return None if any(s.get('id') == subnet_id for s in subnets) else True
+        self.client.write_once(
+            lambda: self.client.delete('share-networks/%s/subnets/%s' % (network_id, subnet_id),
+                                       feature='share_network_subnets'),
+            gone, 'the deletion of subnet %s of share network %s' % (subnet_id, network_id))
+
+    def attached(self, network_id, present=(), absent=()):
+        """An observer for a security service change: True when the services
+        ``present`` are attached to the network and ``absent`` are not."""
+        def observe():
+            ids = set(s['id'] for s in self.security_services(network_id))
+            return True if set(present) <= ids and not ids & set(absent) else None
+        return observe
 
     @reword(Forbidden, in_use_message)
     def add_service(self, network_id, service_id):
-        self.client.action('share-networks/%s' % network_id, 'add_security_service',
-                           {'security_service_id': service_id})
+        self.client.write_once(
+            lambda: self.client.action('share-networks/%s' % network_id, 'add_security_service',
+                                       {'security_service_id': service_id}),
+            self.attached(network_id, present=[service_id]),
+            'adding security service %s to share network %s' % (service_id, network_id))
 
     @reword(Forbidden, in_use_message)
     def remove_service(self, network_id, service_id):
-        self.client.action('share-networks/%s' % network_id, 'remove_security_service',
-                           {'security_service_id': service_id})
+        self.client.write_once(
+            lambda: self.client.action('share-networks/%s' % network_id,
+                                       'remove_security_service',
+                                       {'security_service_id': service_id}),
+            self.attached(network_id, absent=[service_id]),
+            'removing security service %s from share network %s' % (service_id, network_id))
 
     def replace_service(self, network_id, current_id, new_id):
-        self.client.action('share-networks/%s' % network_id, 'update_security_service',
-                           {'current_service_id': current_id, 'new_service_id': new_id},
-                           feature='share_network_in_use_updates')
+        self.client.write_once(
+            lambda: self.client.action('share-networks/%s' % network_id,
+                                       'update_security_service',
+                                       {'current_service_id': current_id,
+                                        'new_service_id': new_id},
+                                       feature='share_network_in_use_updates'),
+            self.attached(network_id, present=[new_id], absent=[current_id]),
+            'replacing security service %s by %s on share network %s' % (
+                current_id, new_id, network_id))
 
     def check_service_change(self, network, new_id, current_id=None):
         """Ask Manila whether the backends can take the change (2.63+); wait for
@@ -521,9 +594,15 @@ class ShareNetworkAPI(object):
         first = [True]
 
         def check():
-            # A fresh check first (an earlier "no" would be kept otherwise).
-            answer = self.client.action(path, name, dict(args, reset_operation=first[0]),
-                                        feature='share_network_in_use_updates')
+            # A fresh check first (an earlier "no" would be kept otherwise).  The
+            # check is a question, not a change, and this loop asks it again
+            # anyway: an answer that is lost is asked for once more (with the
+            # reset, as long as no answer came), not recovered by write_once.
+            try:
+                answer = self.client.action(path, name, dict(args, reset_operation=first[0]),
+                                            feature='share_network_in_use_updates')
+            except AnswerLost:
+                return {}
             first[0] = False
             return answer
 
@@ -539,7 +618,10 @@ class ShareNetworkAPI(object):
                    describe=lambda a: 'being checked')
 
     def delete(self, network_id):
-        self.client.delete('share-networks/%s' % network_id)
+        self.client.write_once(
+            lambda: self.client.delete('share-networks/%s' % network_id),
+            lookups.gone_or_leaving(self.client, 'share_network', network_id),
+            'the deletion of share network %s' % network_id)
 
     def wait_active(self, network):
         network_id = network['id']

@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    Conflict,
     Forbidden,
     InvalidInput,
     ManilaError,
@@ -293,34 +294,88 @@ class ShareTypeAPI(object):
             return []   # a public type has no list
         return sorted(p['project_id'] for p in body.get('share_type_access', []))
 
+    # -- writes: each through write_once (see client.write_once) ---------------
     @reword(Forbidden, _admin_only)
     def create(self, body):
-        return self.client.post('types', {'share_type': body})['share_type']
+        """Create the type ``body`` describes, at most once; returns ``(type, adopted)``.
+
+        After a lost answer or a 5xx the type is looked up by its name.  There
+        are no namesakes to settle afterwards, unlike shares: Manila keeps one
+        type per name (a unique key on the name), so of two tasks creating one
+        type at the same moment the second is refused with 409 "already
+        exists".  That task converges on the type the other one made
+        (``adopted``: the caller brings it to the task like a type it had
+        found), with a warning.
+        """
+        name = body['name']
+        adopted = []
+
+        def send():
+            try:
+                return self.client.post('types', {'share_type': body})['share_type']
+            except Conflict as exc:
+                found = lookups.made_by_name(self.client, 'share_type', name)()
+                if found is None or 'exists' not in (exc.message or ''):
+                    raise
+                adopted.append(found['id'])
+                self.client.warn(
+                    'Another task created share type %r (%s) at the same moment as this '
+                    'one, and Manila keeps one type per name; the task converged on that '
+                    'type.' % (name, found['id']))
+                return found
+        made = lookups.create_once(self.client, 'share_type', send, name)
+        return made, bool(adopted)
 
     @reword(Forbidden, _admin_only)
     def update(self, type_id, body):
-        return self.client.put('types/%s' % type_id, {'share_type': body},
-                               feature='share_type_update')['share_type']
+        return self.client.write_once(
+            lambda: self.client.put('types/%s' % type_id, {'share_type': body},
+                                    feature='share_type_update')['share_type'],
+            lookups.changed_to(self.client, 'share_type', type_id, body),
+            'the update of share type %s' % type_id)
 
     @reword(Forbidden, _admin_only)
     def set_specs(self, type_id, specs):
-        self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs})
+        def applied():
+            held = (self.get(type_id) or {}).get('extra_specs') or {}
+            return True if all(same_value(held.get(k), v) for k, v in specs.items()) else None
+        self.client.write_once(
+            lambda: self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs}),
+            applied, 'the extra specs update of share type %s' % type_id)
 
     @reword(Forbidden, _admin_only)
     def delete_spec(self, type_id, key):
-        self.client.delete('types/%s/extra_specs/%s' % (type_id, quote(key, safe='')))
+        def send():
+            try:
+                self.client.delete('types/%s/extra_specs/%s' % (type_id, quote(key, safe='')))
+            except NotFound:
+                pass    # already gone: what the task wanted
+        self.client.write_once(
+            send, lookups.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
+            'the removal of extra spec %r of share type %s' % (key, type_id))
 
     @reword(Forbidden, _admin_only)
     def grant(self, type_id, project):
-        self.client.action('types/%s' % type_id, 'addProjectAccess', {'project': project})
+        self.client.write_once(
+            lambda: self.client.action('types/%s' % type_id, 'addProjectAccess',
+                                       {'project': project}),
+            lambda: True if project in self.projects(type_id) else None,
+            'granting project %s access to share type %s' % (project, type_id))
 
     @reword(Forbidden, _admin_only)
     def revoke(self, type_id, project):
-        self.client.action('types/%s' % type_id, 'removeProjectAccess', {'project': project})
+        self.client.write_once(
+            lambda: self.client.action('types/%s' % type_id, 'removeProjectAccess',
+                                       {'project': project}),
+            lambda: True if project not in self.projects(type_id) else None,
+            'revoking the access of project %s to share type %s' % (project, type_id))
 
     @reword(Forbidden, _admin_only)
     def delete(self, type_id):
-        self.client.delete('types/%s' % type_id)
+        self.client.write_once(
+            lambda: self.client.delete('types/%s' % type_id),
+            lookups.gone_or_leaving(self.client, 'share_type', type_id),
+            'the deletion of share type %s' % type_id)
 
     def get(self, type_id):
         return lookups.get_by_id(self.client, 'share_type', type_id)

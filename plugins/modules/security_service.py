@@ -255,14 +255,23 @@ class SecurityServiceModule(ManilaModule):
             return self.finish(True, plan.before, plan.after,
                                security_service=public_view(plan.body))
         service = self.api.create(plan.body)
+        # Another task may have created a service of this name at the same moment.
+        service, adopted = self.api.settle_namesakes(service)
+        if adopted:
+            # Converge on it as on a service this task had found.
+            return self.update(service, desired, created=True)
         self.finish(True, plan.before, plan.after, security_service=public_view(service))
 
-    def update(self, service, desired):
+    def update(self, service, desired, created=False):
+        """Bring an existing service to the task; ``created``: this task created
+        a service and converges on another task's namesake instead (changed)."""
         p = self.params
         plan = plan_update(service, desired, rename=bool(p['id']),
                            update_password=p['update_password'])
+        if created:
+            plan.before = {}
         if plan.action == NOTHING:
-            return self.finish(False, plan.before, plan.after,
+            return self.finish(created, plan.before, plan.after,
                                security_service=public_view(service))
         restricted = plan.restricted()
         if restricted:

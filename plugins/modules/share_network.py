@@ -289,17 +289,25 @@ class ShareNetworkModule(ManilaModule):
             return self.finish(True, {}, after,
                                share_network=result_view(predicted, services))
         network = self.api.create(create_body(self.desired, first))
+        # Another task may have created a network of this name at the same moment.
+        network, adopted = self.api.settle_namesakes(network)
+        if adopted:
+            # Converge on it as on a network this task had found.
+            return self.converge(network, self.api.security_services(network['id']),
+                                 services, created=True)
         rest = plan_network(network, self.desired, [], services, p['purge_security_services'])
         self.apply(network, rest, fresh=True)
         self.finish_network(True, {}, network['id'])
 
-    def converge(self, network, attached, services):
+    def converge(self, network, attached, services, created=False):
+        """Bring an existing network to the task; ``created``: this task created
+        a network and converges on another task's namesake instead (changed)."""
         p = self.params
         plan = plan_network(network, self.desired, attached, services,
                             p['purge_security_services'], rename=bool(p['id']))
-        before = diff_view(network, attached)
+        before = {} if created else diff_view(network, attached)
         if not plan.changed:
-            return self.finish(False, before, before,
+            return self.finish(created, before, diff_view(network, attached),
                                share_network=result_view(network, attached))
         if plan.service_changes:
             check_can_change_services(network)

@@ -230,9 +230,21 @@ class ShareTypeModule(ManilaModule):
             return self.finish(True, plan.before, plan.after,
                                share_type=self.predicted(share_type, plan))
         if share_type is None:
-            share_type = self.api.create(plan.body)
-            for project in plan.grant:
-                self.api.grant(share_type['id'], project)
+            share_type, adopted = self.api.create(plan.body)
+            if adopted:
+                # Another task made the type at the same moment: bring it to the
+                # task as a type this task had found.
+                current_projects = None
+                if projects is not None and not is_public(share_type):
+                    current_projects = self.api.projects(share_type['id'])
+                plan = plan_update(share_type, specs, p['purge_extra_specs'],
+                                               p['description'], p['is_public'], projects,
+                                               current_projects)
+                plan.before = {}
+                share_type = self.api.apply(share_type, plan)
+            else:
+                for project in plan.grant:
+                    self.api.grant(share_type['id'], project)
         else:
             share_type = self.api.apply(share_type, plan)
         self.finish(True, plan.before, plan.after,
