@@ -309,8 +309,9 @@ shares:
       elements: str
     rules:
       description:
-        - The share's access rules as Manila lists them (with C(state) and the
-          cephx C(access_key)); in check mode the rules as they would be.
+        - The share's access rules as Manila lists them (with C(state)); in check
+          mode the rules as they would be.
+        - A rule's C(access_key) (the cephx secret) is never returned.
       type: list
       elements: dict
     failed:
@@ -354,6 +355,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     required_features,
     rule_argument_spec,
     share_needs_wait_for_rules,
+    without_secrets,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
@@ -454,7 +456,10 @@ class Item(object):
         self.rules = None          # the rules as last read (None: not read)
         self.rules_before = []
         self.rule_plan = None
+        self.desired = None        # the share as the task wants it (for a plan_update)
+        self.purge_metadata = False
         self.touched = []
+        self.allowed = []          # the rules this task allowed (IDs; see settle_twins)
         self.denied = []
         self.wait_for = None       # 'available' or GONE after a write
         self.wrote = False         # a write for this share was accepted
@@ -721,6 +726,7 @@ class SharesModule(ManilaModule):
         purge_metadata = p['purge_metadata'] if entry['purge_metadata'] is None \
             else entry['purge_metadata']
         purge_metadata = purge_metadata and entry['metadata'] is not None
+        item.desired, item.purge_metadata = desired, purge_metadata
         if item.share is None:
             check_create_options(desired)
             if not entry['share_type'] and self.default_type is None:
@@ -735,8 +741,13 @@ class SharesModule(ManilaModule):
                                     rename=bool(entry['id']))
         live = [r for r in item.rules if r.get('state') not in ACCESS_DENY_STATES]
         item.rules_before = rules_diff_view(live)
+        self.plan_item_rules(item)
+
+    def plan_item_rules(self, item):
         if item.desired_rules is not None:
-            purge = p['purge_rules'] if entry['purge_rules'] is None else entry['purge_rules']
+            entry = item.entry
+            purge = self.params['purge_rules'] if entry['purge_rules'] is None \
+                else entry['purge_rules']
             item.rule_plan = plan_rules(item.rules, item.desired_rules, 'present', purge,
                                         update_in_place=self.client.supports('update_access_level'))
 
@@ -757,12 +768,15 @@ class SharesModule(ManilaModule):
             Step(run=self.send_share, needed=lambda i: i.plan.changed),
             Step(check=self.share_settled, needed=lambda i: wait and i.wait_for is not None,
                  timed_out=self.timed_out(None)),
+            Step(run=self.settle_created, needed=lambda i: i.plan.action == CREATE and i.ok
+                 and i.share is not None),
             Step(run=self.send_rules, needed=rules_change),
             Step(check=self.rules_settled, needed=lambda i: rules_change(i) and (wait or replacing(i)),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
             Step(run=self.send_replacements, needed=replacing),
             Step(check=self.rules_settled, needed=lambda i: wait and replacing(i),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
+            Step(run=self.settle_twins, needed=lambda i: bool(i.allowed)),
             Step(run=self.read_back, needed=lambda i: i.present and i.share is not None and (
                 rules_change(i) or i.exports is None)),
             Step(check=self.rule_states, needed=lambda i: i.rules_pending,
@@ -820,14 +834,49 @@ class SharesModule(ManilaModule):
             return True
         return None
 
+    def settle_created(self, item):
+        """After a create (and its wait): one share per name when tasks race
+        (ShareAPI.settle_namesakes).  A task whose share is the newer one
+        converges on the other task's share: its rules are read and planned
+        again, and what differs from the task is changed."""
+        wait = self.params['wait']
+        share, adopted = self.shares.settle_namesakes(item.share, wait)
+        if not adopted:
+            return
+        if wait:
+            share = self.shares.settle(share)
+        plan = plan_update(share, item.desired, purge_metadata=item.purge_metadata)
+        if plan.changed:
+            share = self.shares.apply_update(share, plan)
+        item.share = dict(share, export_locations=[])
+        item.exports = None
+        item.rules = self.access.list(share['id'])
+        self.plan_item_rules(item)
+
     def send_rules(self, item):
         # Refuses (with the reason) a share in the recycle bin, migrating or busy.
         share_needs_wait_for_rules(self.client, item.share, wait=False)
         item.wrote = True
         item.touched, item.denied = self.access.send_plan(item.share['id'], item.rule_plan)
+        item.allowed = item.touched[:len(item.rule_plan.add)]  # send_plan lists them first
 
     def send_replacements(self, item):
-        item.touched += self.access.send_replacements(item.share['id'], item.rule_plan)
+        replaced = self.access.send_replacements(item.share['id'], item.rule_plan)
+        item.touched += replaced
+        item.allowed += replaced
+
+    def settle_twins(self, item):
+        """One rule per target when another task allowed the same one at the same
+        moment (AccessAPI.settle_twins): the newer twin is denied by its creator,
+        which converges on the older one."""
+        share_id = item.share['id']
+        rules, kept = self.access.settle_twins(share_id, item.allowed,
+                                               self.access.list(share_id),
+                                               wait=self.params['wait'])
+        swapped = dict(zip(item.allowed, kept))
+        item.touched = [swapped.get(rule_id, rule_id) for rule_id in item.touched]
+        item.allowed = kept
+        item.rules = rules
 
     def rules_settled(self, item, share):
         """Manila is done with the share's rules: access_rules_status active or error.
@@ -846,7 +895,8 @@ class SharesModule(ManilaModule):
         """What the result needs after the writes: the rules, new export locations."""
         share_id = item.share['id']
         if item.rule_plan is not None and item.rule_plan.changed:
-            item.rules = self.access.list(share_id)
+            if not item.allowed:     # settle_twins has just read them otherwise
+                item.rules = self.access.list(share_id)
             item.rules_pending = self.params['wait'] and self.rules_done(item) is None
         if item.exports is None:
             self.read_exports(item)
@@ -942,7 +992,8 @@ class SharesModule(ManilaModule):
                       state=entry['state'], changed=self.changed(item),
                       changes=self.changes(item) if self.changed(item) else [],
                       share=share, export_paths=item.exports or [],
-                      rules=list(rules) if item.present else [], failed=not item.ok)
+                      rules=[without_secrets(r) for r in rules] if item.present else [],
+                      failed=not item.ok)
         if not item.ok:
             result['msg'] = item.error
         return result

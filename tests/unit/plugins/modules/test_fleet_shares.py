@@ -155,6 +155,9 @@ def test_a_refused_create_fails_that_share_only_and_names_it(monkeypatch):
         ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
         listing(created),
         listing(dict(created, status='available')),
+        # no other task made a share of this name meanwhile (settle_namesakes)
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+            dict(created, status='available')]})),
         ('POST', '/v2/shares/%s/action' % uuid(2), RecordedResponse(200, {'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
         listing(dict(created, status='available', access_rules_status='syncing')),
         listing(dict(created, status='available')),
