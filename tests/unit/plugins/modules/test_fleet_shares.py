@@ -263,3 +263,55 @@ def test_a_share_by_id_outside_the_listing_is_read_by_id_and_reported(monkeypatc
     result = outcome.result['shares'][0]
     assert 'status error' in result['msg']
     assert result['rules'][0]['access_to'] == '10.0.0.0/24' and result['export_paths']
+
+
+# -- races with other tasks ---------------------------------------------------------------
+
+def test_a_create_that_lost_the_race_for_its_name_removes_its_share_and_converges(monkeypatch):
+    older = share(1, name='data2', created_at='2026-01-01T10:00:00.000000')
+    mine = share(2, status='creating', created_at='2026-01-01T10:00:00.300000')
+    outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
+        listing(),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': []})),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': mine})),
+        listing(older, dict(mine, status='available')),
+        # settle_namesakes: the other task's share is older, this one goes
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+            older, dict(mine, status='available')]})),
+        ('DELETE', '/v2/shares/' + uuid(2), RecordedResponse(202)),
+        ('GET', '/v2/shares/' + uuid(2), RecordedResponse(404, {'itemNotFound': {
+            'code': 404, 'message': 'not found'}})),
+        rules_of(1, rule(1, '10.0.1.0/24')),
+        exports_of(1),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [c.method for c in session.writes()] == ['POST', 'DELETE']
+    converged = result['shares'][0]
+    assert converged['id'] == uuid(1) and converged['changed'] is True
+    assert converged['export_paths'][0] == '10.0.0.1:/s1'
+    assert 'Another task created share' in result['warnings'][0]
+
+
+def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(monkeypatch):
+    older = dict(rule(9, '10.0.1.0/24'), created_at='2026-01-01T10:00:00', access_key='cephx-secret')
+    mine = dict(rule(1, '10.0.1.0/24'), created_at='2026-01-01T10:00:01', access_key='cephx-secret')
+    outcome, session = run(monkeypatch, {'shares': [entry(1)]}, [
+        listing(share(1)),
+        rules_of(1), exports_of(1),
+        ('POST', '/v2/shares/%s/action' % uuid(1), RecordedResponse(200, {'access': dict(
+            mine, state='queued_to_apply')})),
+        listing(share(1)),
+        # settle_twins: another task allowed the same target a moment earlier
+        rules_of(1, older, mine),
+        ('POST', '/v2/shares/%s/action' % uuid(1), RecordedResponse(202)),
+        rules_of(1, older),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert session.bodies('POST')[1] == {'deny_access': {'access_id': mine['id']}}
+    rules = result['shares'][0]['rules']
+    assert [r['id'] for r in rules] == [older['id']]
+    assert 'access_key' not in rules[0]
+    assert 'Another task allowed access rule ip:10.0.1.0/24' in result['warnings'][0]

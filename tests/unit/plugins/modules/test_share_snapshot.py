@@ -10,6 +10,8 @@ __metaclass__ = type
 
 import pytest
 
+from keystoneauth1 import exceptions as ksa_exc
+
 from ansible.module_utils import basic
 from ansible.module_utils.testing import patch_module_args
 
@@ -150,6 +152,46 @@ def test_a_snapshot_that_fails_is_reported_with_manilas_message_and_left(monkeyp
     assert 'backend out of space' in outcome.result['msg']
     assert 'left in that state' in outcome.result['msg']
     assert session.bodies('POST') == [{'snapshot': {'share_id': SHARE_ID, 'name': 'tuesday'}}]
+
+
+LOST = ksa_exc.ConnectFailure("Unable to establish connection to http://m/v2/snapshots: "
+                              "('Connection aborted.', RemoteDisconnected('Remote end closed'))")
+NAMESAKES = '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID
+
+
+def test_a_lost_create_answer_is_recovered_by_name_with_one_post(monkeypatch):
+    creating = dict(SNAP, status='creating')
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', LOST),
+        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [creating]})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [SNAP]})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True and outcome.result['snapshot']['id'] == SNAP_ID
+    assert len(session.bodies('POST')) == 1
+    assert 'No answer came to the create of share snapshot' in outcome.result['warnings'][0]
+
+
+def test_a_task_that_took_the_newer_namesake_deletes_it_and_converges(monkeypatch):
+    older = dict(SNAP, id='aaaaaaaa-0000-0000-0000-000000000009',
+                 created_at='2026-12-01T09:59:59.900000')
+    mine = dict(SNAP, status='creating')
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday',
+                                                         '_ansible_diff': True},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': mine})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [older, SNAP]})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['snapshot']['id'] == older['id']
+    assert result['diff']['before'] == {}
+    assert 'Another task created share snapshot' in result['warnings'][0]
 
 
 def test_metadata_below_2_73_fails_before_any_write(monkeypatch):
