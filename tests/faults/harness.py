@@ -246,6 +246,27 @@ class Admin(object):
         assert answer.status_code == 200, answer.text
         return answer.json()['access_list']
 
+    def named(self, listing, key, name):
+        """Every resource of a listing (``snapshots/detail``, ...) named ``name``,
+        in every project, without those on their way out."""
+        answer = self.call('GET', listing, params={'all_tenants': '1', 'name': name})
+        assert answer.status_code == 200, answer.text
+        return [r for r in answer.json()[key] if r.get('name') == name
+                and r.get('status') not in ('deleting', 'deferred_deleting', 'deleted')]
+
+    def remove_named(self, listing, key, item, name, timeout=120):
+        """Delete every resource named ``name`` (``item``: its path with %s for
+        the ID) and wait until they are gone."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            left = self.named(listing, key, name)
+            if not left:
+                return
+            for resource in left:
+                if resource.get('status') not in ('creating',):
+                    self.call('DELETE', item % resource['id'])
+            time.sleep(1)
+
     def create(self, name, size=1, wait=True):
         answer = self.call('POST', 'shares', json={'share': {
             'name': name, 'size': size, 'share_proto': 'NFS'}})

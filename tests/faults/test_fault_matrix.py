@@ -193,6 +193,62 @@ def test_retry_after_is_honoured(coll_path, admin, prefix, proxy, proxied):
     assert listings[1]['time'] - listings[0]['time'] >= 2.9
 
 
+# -- creates of the other kinds ------------------------------------------------------
+# A snapshot and a share network are created through the same write_once as a
+# share: a lost answer is followed by a look by name, never by a second POST.
+
+OTHER_KINDS = {
+    'snapshot': dict(module='share_snapshot', path=r'^/v2/snapshots$', result='snapshot',
+                     listing='snapshots/detail', key='snapshots', item='snapshots/%s',
+                     status='available'),
+    'share network': dict(module='share_network', path=r'^/v2/share-networks$',
+                          result='share_network', listing='share-networks/detail',
+                          key='share_networks', item='share-networks/%s', status='active'),
+}
+
+OTHER_KIND_CASES = [
+    pytest.param('snapshot', 'lose', 'No answer came to the create of share snapshot',
+                 id='snapshot create reaches Manila, its answer is lost'),
+    pytest.param('share network', 'lose', 'No answer came to the create of share network',
+                 id='share network create reaches Manila, its answer is lost'),
+    pytest.param('share network', 'status_after', 'Manila shows that it took effect',
+                 id='share network create made, then answered 500'),
+]
+
+
+@pytest.mark.parametrize('kind, action, warning', OTHER_KIND_CASES)
+def test_a_create_of_another_kind_meets_a_fault(request, coll_path, admin, prefix, proxy,
+                                                proxied, kind, action, warning):
+    spec = OTHER_KINDS[kind]
+    name = prefix + '-' + kind.replace(' ', '-')
+    task = {'name': name, 'timeout': 150}
+    if kind == 'snapshot':
+        admin.create(prefix)
+        task['share'] = prefix
+    proxy.add(Fault(action, method='POST', path=spec['path'],
+                    **({'status': 500} if action == 'status_after' else {})))
+    try:
+        first = harness.run_module(coll_path, spec['module'], task, clouds_yaml=proxied)
+        live = admin.named(spec['listing'], spec['key'], name)
+        proxy.clear()
+        second = harness.run_module(coll_path, spec['module'], task, clouds_yaml=proxied)
+        harness.report(request.node.callspec.id, first, second)
+        assert all(fired for _action, fired in proxy.fired()), proxy.fired()
+        assert not first.failed, first
+        assert first.result['changed'] is True
+        made = first.result[spec['result']]
+        assert made['status'] == spec['status'], made
+        assert any(warning in w for w in first.warnings), first.warnings
+        assert [r['id'] for r in live] == [made['id']], live
+        assert not second.failed and second.result['changed'] is False, second
+        # one create reached Manila over both runs; one resource has the name
+        creates = proxy.requests(method='POST', path=spec['path'], forwarded=True)
+        assert len(creates) == 1, proxy.log
+        assert len(admin.named(spec['listing'], spec['key'], name)) == 1
+    finally:
+        admin.remove_named(spec['listing'], spec['key'], spec['item'], name)
+
+
 # -- writes on an existing share ------------------------------------------------
 
 @pytest.mark.parametrize('fault', [
