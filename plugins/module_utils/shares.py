@@ -265,6 +265,28 @@ def racing(namesakes):
                or s.get('status') in SHARE_LEAVING_STATES for s in namesakes)
 
 
+def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
+    """The resource of ``kind`` named ``name``, or None; AmbiguousName for several.
+
+    Several namesakes of which some are still being created or deleted
+    (``is_race(namesakes)``) are tasks racing for the name (see
+    lookups.settle_namesakes): the lookup waits (up to ``timeout``) until
+    they settle, then decides.
+    """
+    def namesakes():
+        return lookups.list_by_name(client, kind, name, extra_filters)
+    found = namesakes()
+    if len(found) > 1 and is_race(found):
+        found = wait_until(
+            client, namesakes, ready=lambda items: len(items) < 2 or not is_race(items),
+            what='The %ss named %r' % (lookups.KINDS[kind].label, name),
+            goal='the tasks creating them at the same time to settle',
+            timeout=timeout,
+            describe=lambda items: ', '.join('%s %s' % (i['id'], i.get('status'))
+                                             for i in items))
+    return lookups.single(kind, name, found)
+
+
 # -- the plan ----------------------------------------------------------------------
 
 class SharePlan(object):
@@ -394,17 +416,9 @@ class ShareAPI(object):
         are other tasks racing for the name (see settle_namesakes): the
         lookup waits (up to the timeout) until they settle, then decides.
         """
-        found = self.namesakes(name, soft_deleted)
-        if len(found) > 1 and not soft_deleted and racing(found):
-            found = wait_until(
-                self.client, lambda: self.namesakes(name),
-                ready=lambda shares: len(shares) < 2 or not racing(shares),
-                what='The shares named %r' % name,
-                goal='the tasks creating them at the same time to settle',
-                timeout=self.timeout,
-                describe=lambda shares: ', '.join('%s %s' % (s['id'], s.get('status'))
-                                                  for s in shares))
-        return lookups.single('share', name, found)
+        if soft_deleted:
+            return lookups.single('share', name, self.namesakes(name, soft_deleted))
+        return find_settled(self.client, 'share', name, racing, self.timeout)
 
     def require(self, name_or_id):
         """Like find(); NotFound naming it when there is none."""

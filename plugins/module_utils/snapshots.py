@@ -33,6 +33,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
+    find_settled,
     metadata_changes,
     normalize_metadata,
     share_label,
@@ -337,6 +338,12 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
+def racing_snapshots(namesakes):
+    """True when some of several namesakes are being taken or deleted."""
+    return any(s.get('status') == 'creating' or s.get('status') in SNAPSHOT_LEAVING_STATES
+               for s in namesakes)
+
+
 # -- calls ---------------------------------------------------------------------------
 
 def _not_latest(exc):
@@ -354,9 +361,12 @@ class SnapshotAPI(object):
         return lookups.get_by_id(self.client, 'snapshot', snapshot_id)
 
     def find_by_name(self, name, share_id=None):
+        """The snapshot named ``name`` (of the share), or None; AmbiguousName for
+        several, unless some are being taken or deleted: tasks racing for the
+        name, waited for until they settle (see settle_namesakes)."""
         extra = {'share_id': share_id} if share_id else None
-        return lookups.single('snapshot', name, lookups.list_by_name(
-            self.client, 'snapshot', name, extra))
+        return find_settled(self.client, 'snapshot', name, racing_snapshots, self.timeout,
+                            extra)
 
     def list_for_share(self, share_id):
         """Every snapshot of a share, in every project the user may see."""

@@ -15,6 +15,7 @@ import pytest
 from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AmbiguousName,
     Conflict,
     ManilaError,
     NotApplied,
@@ -346,3 +347,21 @@ def test_a_refused_type_write_that_is_not_a_5xx_is_raised_as_it_is():
     with pytest.raises(ManilaError) as err:
         ShareTypeAPI(client).set_specs(MINE, {'a': 'b'})
     assert err.value.status == 400 and not isinstance(err.value, NotApplied)
+
+
+def test_a_snapshot_lookup_during_a_race_waits_for_it_to_settle():
+    first = snapshot(OTHER, 'available', '2026-01-01T10:00:00.000000')
+    racer = snapshot(MINE, 'creating', '2026-01-01T10:00:00.300000')
+    client, session = make_client([
+        ('GET', SNAPSHOTS, snapshots(first, racer)),
+        ('GET', SNAPSHOTS, snapshots(first, dict(racer, status='deleting'))),
+        ('GET', SNAPSHOTS, snapshots(first)),
+    ])
+    assert SnapshotAPI(client).find_by_name('tuesday', SHARE_ID)['id'] == OTHER
+
+
+def test_two_snapshots_of_one_name_at_rest_are_ambiguous_at_once():
+    client, session = make_client([('GET', SNAPSHOTS, snapshots(
+        snapshot(OTHER, 'available'), snapshot(MINE, 'available')))])
+    with pytest.raises(AmbiguousName):
+        SnapshotAPI(client).find_by_name('tuesday', SHARE_ID)
