@@ -159,7 +159,6 @@ def resolve_id(client, kind, name_or_id, known_ids=(), option=None):
     return require(client, kind, name_or_id, option=option)['id']
 
 
-
 # -- writes that take effect once: what ``observe`` looks for ---------------------
 # ``client.write_once(send, observe, what)`` asks ``observe()`` after a lost
 # answer or a 5xx.  These build the observers every API class uses: a create is
@@ -276,6 +275,7 @@ def settle_namesakes(client, kind, mine, remove, extra_filters=None, leaving=())
         % (label, name, keeper['id'], label, mine['id'], keeper['id']))
     remove(mine)
     return keeper, True
+
 
 def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
     """Every item of a listing, paging with limit/offset (Manila has no marker)."""

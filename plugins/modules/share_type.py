@@ -238,8 +238,8 @@ class ShareTypeModule(ManilaModule):
                 if projects is not None and not is_public(share_type):
                     current_projects = self.api.projects(share_type['id'])
                 plan = plan_update(share_type, specs, p['purge_extra_specs'],
-                                               p['description'], p['is_public'], projects,
-                                               current_projects)
+                                   p['description'], p['is_public'], projects,
+                                   current_projects)
                 plan.before = {}
                 share_type = self.api.apply(share_type, plan)
             else:

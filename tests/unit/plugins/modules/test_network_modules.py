@@ -12,7 +12,6 @@ __metaclass__ = type
 import pytest
 
 from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
@@ -20,6 +19,7 @@ from ansible_collections.openkeel.manila.plugins.modules import share_type
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
+    patch_module_args,
 )
 
 NET = '99999999-0000-0000-0000-000000000001'
