@@ -26,7 +26,8 @@ from urllib.parse import urlsplit
 from ansible.module_utils import basic
 
 try:
-    from ansible.module_utils.testing import patch_module_args
+    from ansible.module_utils import testing as _ansible_testing
+    patch_module_args = _ansible_testing.patch_module_args
 except ImportError:  # ansible-core < 2.19 has no testing helper: its modules read _ANSIBLE_ARGS
     @contextlib.contextmanager
     def patch_module_args(args):
