@@ -18,26 +18,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import collections
-import contextlib
 import json
 
 from urllib.parse import urlsplit
-
-from ansible.module_utils import basic
-
-try:
-    from ansible.module_utils import testing as _ansible_testing
-    patch_module_args = _ansible_testing.patch_module_args
-except ImportError:  # ansible-core < 2.19 has no testing helper: its modules read _ANSIBLE_ARGS
-    @contextlib.contextmanager
-    def patch_module_args(args):
-        """A module's arguments for the length of the block (as ansible-core 2.19's helper)."""
-        saved = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = saved
 
 VERSION_HEADER = 'X-OpenStack-Manila-API-Version'
 EXPERIMENTAL_HEADER = 'X-OpenStack-Manila-API-Experimental'

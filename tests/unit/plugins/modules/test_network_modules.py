@@ -12,6 +12,7 @@ __metaclass__ = type
 import pytest
 
 from ansible.module_utils import basic
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
@@ -19,7 +20,6 @@ from ansible_collections.openkeel.manila.plugins.modules import share_type
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
-    patch_module_args,
 )
 
 NET = '99999999-0000-0000-0000-000000000001'

@@ -13,6 +13,7 @@ import pytest
 from keystoneauth1 import exceptions as ksa_exc
 
 from ansible.module_utils import basic
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_message_info
@@ -20,7 +21,6 @@ from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
-    patch_module_args,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
