@@ -77,6 +77,10 @@ TWIN_WAIT = 60
 # Fields of a rule that are secrets: never returned, never logged.
 SECRET_FIELDS = ('access_key',)
 
+# How long an 'error' access_rules_status is waited out when no rule of the
+# share is in error any more (wait_share_status).
+STALE_ERROR_GRACE = 30
+
 
 def rule_argument_spec():
     """The options of one access rule, as share_access and shares take them."""
@@ -642,16 +646,32 @@ class AccessAPI(object):
                 pending_rules(rules, touched, denied)),
             explain=explain)
 
-    def wait_share_status(self, share_id, get_share):
+    def wait_share_status(self, share_id, get_share, rules=None):
         """Poll the share until its access_rules_status is no longer syncing.
 
         Returns the share.  'error' is returned, not raised: it may come from
         a rule this task did not touch; the caller decides.
+
+        ``rules`` is the share's rule listing once the task's rules settled.
+        When none of them is in error, an 'error' status is stale: Manila
+        sets it back to active only after the share manager has finished the
+        denial of the rule in error, a moment after that rule left the
+        listing.  Such a status is waited out for STALE_ERROR_GRACE seconds
+        before it is believed.
         """
         settled = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
+        errors_listed = rules is None or any(
+            r.get('state') in ACCESS_ERROR_STATES for r in rules)
+        started = self.client.clock()
+
+        def ready(share):
+            status = share and share.get('access_rules_status')
+            if status in ACCESS_RULES_STATUS_ERROR and not errors_listed:
+                return self.client.clock() - started >= STALE_ERROR_GRACE
+            return status in settled
+
         return wait_until(
-            self.client, lambda: get_share(share_id),
-            ready=lambda share: share is not None and share.get('access_rules_status') in settled,
+            self.client, lambda: get_share(share_id), ready=ready,
             what='Share %s' % share_id, goal='access_rules_status active or error',
             timeout=self.timeout,
             describe=lambda share: 'access_rules_status %s' % share.get('access_rules_status'))

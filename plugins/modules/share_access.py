@@ -330,7 +330,7 @@ class ShareAccessModule(ManilaModule):
         rules = self.access.wait_rules(share_id, touched=touched, denied=denied)
         # Another task may have allowed the same target at the same moment.
         rules, _kept = self.access.settle_twins(share_id, allowed, rules)
-        settled = self.access.wait_share_status(share_id, self.shares.get)
+        settled = self.access.wait_share_status(share_id, self.shares.get, rules)
         status = settled.get('access_rules_status')
         share['access_rules_status'] = status
         if status in ACCESS_RULES_STATUS_ERROR:

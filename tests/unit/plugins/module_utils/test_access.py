@@ -7,7 +7,10 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import poll_delays
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
+    STALE_ERROR_GRACE,
     AccessAPI,
     diff_view,
     filter_rules,
@@ -445,6 +448,48 @@ def test_wait_share_status_returns_error_instead_of_raising():
     from ansible_collections.openkeel.manila.plugins.module_utils import lookups
     settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id))
     assert settled['access_rules_status'] == 'error'
+
+
+def share_status_script(*statuses):
+    return [('GET', '/v2/shares/' + SHARE_ID,
+             RecordedResponse(200, {'share': {'id': SHARE_ID, 'access_rules_status': status}}))
+            for status in statuses]
+
+
+def test_wait_share_status_waits_out_an_error_no_rule_explains():
+    """The rule in error was denied and left the listing, but the share manager
+    has not yet set the share back to active: keep polling until it has."""
+    clock = FakeClock()
+    client, _session = make_client(share_status_script('error', 'error', 'active'), clock=clock)
+    api = AccessAPI(client, timeout=300)
+    settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id),
+                                    rules=[dict(rule('10.0.0.1'), id='r1')])
+    assert settled['access_rules_status'] == 'active'
+    assert clock.now < STALE_ERROR_GRACE
+
+
+def test_wait_share_status_believes_a_lasting_error_after_the_grace():
+    clock = FakeClock()
+    slept, sleeps, delays = 0, 0, poll_delays()
+    while slept < STALE_ERROR_GRACE:
+        slept += next(delays)
+        sleeps += 1
+    client, _session = make_client(share_status_script(*['error'] * (sleeps + 1)), clock=clock)
+    api = AccessAPI(client, timeout=300)
+    settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id),
+                                    rules=[dict(rule('10.0.0.1'), id='r1')])
+    assert settled['access_rules_status'] == 'error'
+    assert clock.now == pytest.approx(slept)
+
+
+def test_wait_share_status_believes_an_error_a_listed_rule_explains():
+    clock = FakeClock()
+    client, _session = make_client(share_status_script('error'), clock=clock)
+    api = AccessAPI(client, timeout=300)
+    settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id),
+                                    rules=[dict(rule('10.0.0.1', state='error'), id='r1')])
+    assert settled['access_rules_status'] == 'error'
+    assert clock.now == 0
 
 
 def test_set_metadata_puts_only_the_items_given():
