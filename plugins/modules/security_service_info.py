@@ -124,7 +124,7 @@ class SecurityServiceInfoModule(ManilaModule):
         query = dict((k, p[k]) for k in FILTERS)
         if p['share_network']:
             query['share_network_id'] = lookups.resolve_id(
-                self.client, 'share_network', p['share_network'])
+                self.client, 'share_network', p['share_network'], option='share_network')
         if p['all_projects']:
             query['all_tenants'] = 1
         # One request: Manila takes limit/offset of an admin's listing for

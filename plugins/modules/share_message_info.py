@@ -226,7 +226,7 @@ class ShareMessageInfoModule(ManilaModule):
             'request_id': p['request_id'],
         }
         if p['share']:
-            filters['resource_id'] = lookups.resolve_id(self.client, 'share', p['share'])
+            filters['resource_id'] = lookups.resolve_id(self.client, 'share', p['share'], option='share')
             filters['resource_type'] = 'SHARE'
         return dict((k, v) for k, v in filters.items() if v is not None)
 

@@ -131,7 +131,7 @@ class ShareNetworkInfoModule(ManilaModule):
         }
         if p['security_service']:
             query['security_service_id'] = lookups.resolve_id(
-                self.client, 'security_service', p['security_service'])
+                self.client, 'security_service', p['security_service'], option='security_service')
         if p['project'] or p['all_projects']:
             query['all_tenants'] = 1
         if p['project']:

@@ -141,7 +141,7 @@ class ShareSnapshotInfoModule(ManilaModule):
     def query(self):
         p = self.params
         query = {
-            'share_id': lookups.resolve_id(self.client, 'share', p['share'])
+            'share_id': lookups.resolve_id(self.client, 'share', p['share'], option='share')
             if p['share'] else None,
             'name': p['name'],
             'name~': p['name_pattern'],
