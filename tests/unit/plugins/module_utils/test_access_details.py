@@ -35,6 +35,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
     UnsupportedFeature,
+    WaitFailed,
+    WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
@@ -641,3 +643,87 @@ def test_access_api_defaults():
     api = AccessAPI(client)
     assert api.client is client and api.timeout == 180
     assert access.TWIN_WAIT == 60
+
+
+def test_send_plan_does_not_unrestrict_unless_asked():
+    plan = Plan()
+    plan.remove = [rule('rm')]
+    client, _session = make_client([
+        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'rm'}})])
+    assert AccessAPI(client).send_plan(SID, plan) == ([], ['rm'])
+
+
+def test_settle_twins_loser_waits_for_its_twin_to_go():
+    clock = FakeClock()
+    old = rule('old', created_at='2026-01-01T00:00:00')
+    mine = rule('mine', created_at='2026-01-01T00:00:01')
+    going = rule('going', created_at='2025-01-01T00:00:00', state='denying')
+    client, _session = make_client([
+        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
+        expect('GET', LIST, listing(old, dict(mine, state='denying'))),
+        expect('GET', LIST, listing(old)),
+    ], clock=clock)
+    rules, kept = AccessAPI(client, timeout=100).settle_twins(SID, ['mine'], [going, old, mine])
+    assert kept == ['old'] and rules == [old] and len(clock.sleeps) == 1
+
+
+def polls_within(timeout):
+    """How many reads a wait_until makes before it times out after ``timeout`` seconds."""
+    from ansible_collections.openkeel.manila.plugins.module_utils.waiter import poll_delays
+    count, now = 1, 0.0
+    for delay in poll_delays():
+        if now >= timeout:
+            return count
+        now += min(delay, timeout - now)
+        count += 1
+
+
+MESSAGES = '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SID
+
+
+@pytest.mark.parametrize('timeout,waited', [(600, 60), (3, 3)])
+def test_settle_twins_keeper_gives_up_waiting_with_a_warning(timeout, waited):
+    clock = FakeClock()
+    mine = rule('mine', created_at='2026-01-01T00:00:00')
+    theirs = [rule('t2', created_at='2026-01-01T00:00:02'), rule('t1', created_at='2026-01-01T00:00:01')]
+    polls = [expect('GET', LIST, listing(mine, *theirs)) for _i in range(polls_within(waited))]
+    client, _session = make_client(polls + [
+        expect('GET', MESSAGES, RecordedResponse(200, {'messages': []})),
+        expect('GET', LIST, listing(mine, theirs[0])),
+    ], clock=clock)
+    rules, kept = AccessAPI(client, timeout=timeout).settle_twins(SID, ['mine'], [mine] + theirs)
+    assert kept == ['mine'] and [r['id'] for r in rules] == ['mine', 't2']
+    assert clock.now == waited
+    assert client.warnings == ['Access rules t1, t2 on share %s duplicate rules this task made; the '
+                               'tasks that made them did not remove them within 60 seconds.' % SID]
+
+
+@pytest.mark.parametrize('failed,words', [
+    (['e1'], 'has this access rule in error (ip:10.0.0.1, rw, e1)'),
+    (['e1', 'e2'], 'has these access rules in error (ip:10.0.0.1, rw, e1, ip:10.0.0.1, rw, e2)'),
+])
+def test_wait_rules_failure_words(failed, words):
+    rules = [rule(rid, state='error') for rid in failed]
+    client, _session = make_client([
+        expect('GET', LIST, listing(*rules)),
+        expect('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SID,
+               RecordedResponse(200, {'messages': []})),
+    ])
+    with pytest.raises(WaitFailed) as err:
+        AccessAPI(client).wait_rules(SID, touched=failed)
+    text = str(err.value)
+    assert text.startswith('Share %s %s while waiting for its access rules to settle.' % (SID, words))
+    assert text.endswith('The rule is left in error: remove it with state=absent, or run the '
+                         'task again to retry it.')
+
+
+def test_wait_rules_timeout_says_what_is_pending():
+    clock = FakeClock()
+    client, _session = make_client([expect('GET', LIST, listing(rule('a', state='queued_to_apply')))
+                                    for _i in range(polls_within(1))]
+                                   + [expect('GET', MESSAGES, RecordedResponse(200, {'messages': []}))],
+                                   clock=clock)
+    with pytest.raises(WaitTimeout) as err:
+        AccessAPI(client, timeout=1).wait_rules(SID, touched=['a'], what='The rules')
+    assert ('The rules is still settling its access rules (ip:10.0.0.1 is queued_to_apply) after 1 '
+            'seconds') in str(err.value)
