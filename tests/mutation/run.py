@@ -5,6 +5,7 @@
 
     run.py [--work DIR] [--floor PCT] [--survivors FILE] [MODULE ...]
     run.py --report-only [--work DIR] ...      count a run made before, run nothing
+    run.py --keep [--work DIR] MODULE ...       go on in DIR (its copy, its results)
     run.py --base DIR [--work DIR2] ...         run again only the mutants that survived
                                                 (or had no test) in the run in DIR, and
                                                 count the others as DIR counted them
@@ -21,7 +22,7 @@ message-only, with its diff, to FILE (default WORK/survivors.txt).
 
 Message-only mutants are left out of the score (neither killed nor survived): a mutant
 is message-only when the only change mutmut made is to the text of a string that is a
-message (its words changed, or the string replaced by None), i.e. a string literal (or an f-string part) that sits in
+message (its words changed, or the message replaced by None), i.e. a string literal (or an f-string part) that sits in
   - the argument list of a `raise`d expression or of a call to an exception class
     (a name ending in Error, or one of errors.py's classes), or of fail_json/warn/
     deprecate, or of the `reword`/`same_details` helpers,
@@ -176,10 +177,27 @@ def _message_context(path):
     return False
 
 
+def _is_text(node):
+    """Is this expression a piece of text ('...', f'...', '...' % x, '...'.format(x))?"""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)):
+        return _is_text(node.left)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ('format', 'join'):
+        return _is_text(node.func.value)
+    return False
+
+
 def _differences(a, b, path, out):
-    """Collect (path, a_node, b_node) where two trees differ; False if the shapes differ
-    anywhere other than a string constant."""
+    """Collect the paths to the text nodes where two trees differ; False if they differ
+    anywhere else (a text replaced by None counts as a text change)."""
     if type(a) is not type(b):
+        if isinstance(b, ast.Constant) and b.value is None and _is_text(a):
+            out.append(path + [a])
+            return True
         return False
     if isinstance(a, ast.Constant):
         if a.value == b.value and type(a.value) is type(b.value):
@@ -297,6 +315,10 @@ def main():
     ap.add_argument('--floor', type=float, default=None)
     ap.add_argument('--survivors', type=Path, default=None)
     ap.add_argument('--report-only', action='store_true')
+    ap.add_argument('--keep', action='store_true',
+                    help='go on with the copy and the results in WORK (runs only MODULEs)')
+    ap.add_argument('--refresh-tests', action='store_true',
+                    help='with --keep: copy the current tests/unit into WORK first')
     ap.add_argument('--base', type=Path, default=None,
                     help='a finished run whose killed mutants need not run again')
     ap.add_argument('modules', nargs='*', help='module names (default: every module, biggest first)')
@@ -310,7 +332,11 @@ def main():
     mutmut = str(Path(sys.executable).parent / 'mutmut')
     if not args.report_only:
         work.mkdir(parents=True, exist_ok=True)
-        prepare(work)
+        if not (args.keep and (work / 'mutants').is_dir()):
+            prepare(work)
+        elif args.refresh_tests:   # mutmut copies them on into mutants/ and finds new tests
+            shutil.copytree(REPO / 'tests/unit', work / REL / 'tests/unit', dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns('__pycache__', '*.pyc'))
         for module in modules:
             codes = load_meta(work, module)
             if codes is not None and not codes:

@@ -91,6 +91,8 @@ def test_rule_argument_spec():
     ('user', 'a\nbc', None, True),       # only the first character may not be a newline
     ('user', '"abc', None, True),        # the first character may be anything else
     ('user', 'ab|c', None, False),
+    ('user', 'a|bc', None, False),
+    ('user', '|abc', None, True),
     ('user', '|.|.', None, False),
     ('user', '. a.', None, True),
     ('cert', 'x' * 64, None, True),
@@ -116,6 +118,13 @@ def test_target_limits(access_type, access_to, version, ok):
     else:
         with pytest.raises(InvalidInput):
             validate_target(access_type, access_to, version)
+
+
+def test_a_ceph_id_with_every_printable_character_fails_on_its_period():
+    import string
+    with pytest.raises(InvalidInput) as err:
+        validate_target('cephx', string.printable)
+    assert 'cannot contain periods' in str(err.value)
 
 
 def test_target_messages():
@@ -302,8 +311,10 @@ def test_diff_view_sorts_and_fills():
     ]
     assert diff_view([rule('a', access_to='10.0.0.2'), rule('b', access_to='10.0.0.10')])[0][
         'access_to'] == '10.0.0.10'
-    assert diff_view([dict(access_type='ip', access_to=None), dict(access_type='ip', access_to='a')])[
+    assert diff_view([dict(access_type='ip', access_to='10.0.0.1'), dict(access_type='ip', access_to=None)])[
         0]['access_to'] is None
+    assert diff_view([dict(access_type='ip', access_to='1'), dict(access_type=None, access_to='2')])[
+        0]['access_type'] is None
 
 
 def test_predicted_rules_apply_every_step():
