@@ -28,7 +28,8 @@ message (its words changed, or the message replaced by None), i.e. a string lite
     deprecate, or of the `reword`/`same_details` helpers,
   - a keyword argument named msg, message, hint, reason, what or detail,
   - an assignment to a name ending in msg/message/hint/text/what,
-  - a `%` or `+` or `.format()`/`.join()` expression whose result goes to one of these.
+  - a `%` or `+` or `.format()`/`.join()` expression, or the key of an `x.get(...)`,
+    whose value goes to one of these.
 Status names, field names, URLs, headers and every other string count as behaviour.
 The score is killed / (killed + survived + no tests), timeouts counting as killed.
 Exit status 1 when the total is below --floor.
@@ -154,6 +155,10 @@ def _message_context(path):
             if _name_of(node.func) in ('format', 'join') and child is node.func:
                 continue
             if _name_of(node.func) in ('format', 'join', 'str', 'sorted'):
+                continue
+            # x.get('field') whose value only goes into a message (x['field'] could raise)
+            if _name_of(node.func) == 'get' and isinstance(node.func, ast.Attribute) \
+                    and child in node.args:
                 continue
             name = _name_of(node.func)
             if name in MESSAGE_ARGS and child in node.args:
