@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Mutation testing of plugins/module_utils with mutmut (`tools/test mutation`).
 
-    run.py [--work DIR] [--floor PCT] [--survivors FILE] [MODULE ...]
+    run.py [--work DIR] [--floor PCT] [--survivors FILE] [MODULE ...]   (floor: 90)
     run.py --report-only [--work DIR] ...      count a run made before, run nothing
     run.py --keep [--work DIR] MODULE ...       go on in DIR (its copy, its results)
     run.py --base DIR [--work DIR2] ...         run again only the mutants that survived
@@ -66,6 +66,9 @@ MESSAGE_ARGS = {'require': 1, 'write_once': 2, '_after_lost_answer': 2, '_observ
                 'wait_until': 3, 'wait_for_status': 4}
 # lists that collect messages: problems.append('...')
 MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes')
+
+# The score (over the modules run) below which the run fails.
+FLOOR = 90.0
 
 KILLED = {1, 3, 36, -24, 24, 152, 255}
 SURVIVED = {0}
@@ -317,7 +320,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--work', type=Path,
                     default=Path(os.environ.get('OPENKEEL_MUTATION_WORK', '/var/tmp/openkeel-manila-mutation')))
-    ap.add_argument('--floor', type=float, default=None)
+    ap.add_argument('--floor', type=float, default=FLOOR,
+                    help='fail when the total score is below (default %(default)s; 0: never)')
     ap.add_argument('--survivors', type=Path, default=None)
     ap.add_argument('--report-only', action='store_true')
     ap.add_argument('--keep', action='store_true',
@@ -372,7 +376,7 @@ def main():
                   % (module + '.py', score(c), len(c['killed']), len(c['survived']),
                      len(c['no tests']), len(c['message']), time.time() - t0), flush=True)
     total = report(work, modules, args.survivors or work / 'survivors.txt', base)
-    if args.floor is not None and total < args.floor:
+    if total < args.floor:
         print('the total mutation score %.1f%% is below the floor %.1f%%' % (total, args.floor))
         return 1
     return 0
