@@ -16,6 +16,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     CannotConverge,
     InvalidInput,
+    NotApplied,
     NotFound,
     UnsupportedFeature,
 )
@@ -466,7 +467,8 @@ def test_update_put_and_lost_update_checks_each_field():
     ], clock=FakeClock())
     api = ShareAPI(client)
     assert api.update(SID, body)['name'] == 'n'
-    assert api.update(SID, body)['is_public'] is True
+    got = api.update(SID, body)
+    assert got['is_public'] is True and got['name'] == 'n'
 
 
 def test_metadata_set_and_delete_requests():
@@ -600,3 +602,21 @@ def test_share_api_defaults():
     client, _session = make_client([])
     api = ShareAPI(client)
     assert api.client is client and api.timeout == 180
+
+
+@pytest.mark.parametrize('seen', [
+    dict(name='x', description='', is_public=True),
+    dict(name='n', description='other', is_public=True),
+    dict(name='n', description=None, is_public=False),
+])
+def test_a_lost_update_is_applied_only_when_every_field_shows_it(seen):
+    body = {'display_name': 'n', 'display_description': '', 'is_public': True}
+    client, session = make_client([expect('PUT', GET, LOST, body={'share': body})] + [
+        expect('GET', GET, ok({'share': share(**seen)})) for _i in range(3)], clock=FakeClock())
+    with pytest.raises(NotApplied):
+        ShareAPI(client).update(SID, body)
+
+
+def test_plan_restore_after():
+    plan = plan_restore(share(is_soft_deleted=True), True)
+    assert plan.after == diff_view(share()) and plan.after != {}
