@@ -64,6 +64,10 @@ MESSAGE_TARGET_SUFFIXES = ('msg', 'message', 'hint', 'text', 'what', 'where', 'l
 # (their parameters `what`, `goal`: the words of a failure or of a log line)
 MESSAGE_ARGS = {'require': 1, 'write_once': 2, '_after_lost_answer': 2, '_observe': 1,
                 'wait_until': 3, 'wait_for_status': 4}
+# functions of module_utils whose result is words for a message and nothing else
+MESSAGE_FUNCTIONS = {'_label', 'label', 'share_label', 'network_label', 'zone_label',
+                     'service_label', 'snapshot_label', 'names_and_ids', 'immutable_error',
+                     'in_use_error', 'describe_targets'}
 # lists that collect messages: problems.append('...')
 MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes')
 
@@ -146,6 +150,12 @@ def _is_message_call(node):
             or name.endswith('Exception'))
 
 
+def _function_name(node):
+    """The name in the module of a mutmut function copy (x_name__mutmut_3 -> name)."""
+    name = getattr(node, 'name', '').rsplit('__mutmut_', 1)[0]
+    return name[2:] if name.startswith('x_') else name.rsplit('\u01c1', 1)[-1]
+
+
 def _message_context(path):
     """path: a string node and its ancestors, outermost first. Is the string a message?"""
     for i in range(len(path) - 2, -1, -1):
@@ -177,6 +187,8 @@ def _message_context(path):
                 i > 0 and isinstance(path[i - 1], ast.Call) and _is_message_call(path[i - 1]))
         if isinstance(node, ast.Raise):
             return True
+        if isinstance(node, ast.Return):
+            return _function_name(path[0]) in MESSAGE_FUNCTIONS
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             return all(isinstance(t, ast.Name) and t.id.lower().endswith(MESSAGE_TARGET_SUFFIXES)
