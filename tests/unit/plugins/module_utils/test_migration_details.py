@@ -496,3 +496,27 @@ def test_prepare_finds_the_destination_then_plans():
     assert p.action == 'resume' and (m.source, m.destination) == (ALPHA, BETA)
     assert m.share['task_state'] == 'migration_driver_in_progress'
     assert m.before['task_state'] == 'migration_starting'
+
+
+def test_the_runner_waits_until_cancellable():
+    client, session = make_client([
+        expect('GET', PROGRESS, progress('migration_driver_in_progress', 10)),
+    ], clock=FakeClock())
+    m = runner(client, 'cancelled', None, current=share('migration_starting', status='migrating'))
+    m.run_step('wait_cancellable')
+    assert m.api.last_seen['task_state'] == 'migration_driver_in_progress'
+
+
+def test_prepare_resolves_a_new_share_network():
+    net = 'cccccccc-0000-0000-0000-000000000003'
+    client, session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [
+            share(host=BETA, share_network_id='old')]})),
+        expect('GET', '/v2/share-networks/detail?name=net2', RecordedResponse(200, {'share_networks': [
+            {'id': net, 'name': 'net2'}]})),
+        expect('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
+               RecordedResponse(200, {'pools': [{'name': BETA}]})),
+    ])
+    m = Migration(client, 'data', 'completed', BETA, new_share_network='net2', flags=resolve_flags({}))
+    assert m.prepare().action == 'start' and m.network_id == net
+    assert start_body(BETA, m.flags, m.type_id, m.network_id)['new_share_network_id'] == net
