@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Mutation testing of plugins/module_utils with mutmut (`tools/test mutation`).
@@ -35,7 +34,9 @@ The score is killed / (killed + survived + no tests), timeouts counting as kille
 Exit status 1 when the total is below --floor.
 """
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
 
 import argparse
 import ast
@@ -131,7 +132,7 @@ def rerun_names(work, base, module):
     (message-only ones left out); None to run them all (the code changed)."""
     if not same_source(work, base, module):
         return None
-    c, _ = classify(base, module)
+    c = classify(base, module)[0]
     return c['survived'] + c['no tests'] + c['not run']
 
 
@@ -329,7 +330,7 @@ def report(work, modules, survivors_file, base=None):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
     ap.add_argument('--work', type=Path,
                     default=Path(os.environ.get('OPENKEEL_MUTATION_WORK', '/var/tmp/openkeel-manila-mutation')))
     ap.add_argument('--floor', type=float, default=FLOOR,
@@ -383,7 +384,7 @@ def main():
                 print('mutmut failed on %s (exit %d); its output: %s' % (module, rc, log))
                 sh(['tail', '-30', str(log)])
                 return 2
-            c, _ = classify(work, module, base)
+            c = classify(work, module, base)[0]
             print('%-22s %5.1f%%  (%d killed, %d survived, %d no tests, %d message-only; %ds)'
                   % (module + '.py', score(c), len(c['killed']), len(c['survived']),
                      len(c['no tests']), len(c['message']), time.time() - t0), flush=True)
