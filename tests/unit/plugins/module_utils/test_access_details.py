@@ -738,3 +738,62 @@ def test_wait_rules_timeout_says_what_is_pending():
         AccessAPI(client, timeout=1).wait_rules(SID, touched=['a'], what='The rules')
     assert ('The rules is still settling its access rules (ip:10.0.0.1 is queued_to_apply) after 1 '
             'seconds') in str(err.value)
+
+
+def test_a_user_name_of_capital_xs_is_a_name():
+    validate_target('user', 'XXXX')
+    validate_target('user', 'X.X.')
+
+
+def test_the_version_reaches_the_checks_of_every_rule():
+    with pytest.raises(InvalidInput):
+        normalize_rule(want(access_to='fd00::1'), V('2.37'))
+    with pytest.raises(InvalidInput) as err:
+        prepare_rules([want(access_to='fd00::1')], V('2.37'))
+    assert 'IPv6 access rules need Manila API 2.38' in str(err.value)
+    with pytest.raises(InvalidInput) as err:
+        normalize_rule({'access_to': '10.0.0.1'})
+    assert "access_type '' is not one of" in str(err.value)
+
+
+def test_below_2_88_every_rule_is_planned_after_a_replacement():
+    existing = [rule('a', level='ro'), rule('b', access_to='10.0.0.2', level='ro')]
+    plan = plan_rules(existing, [want(), want(access_to='10.0.0.2'), want(access_to='10.0.0.3')],
+                      update_in_place=False)
+    assert [c['id'] for c, _r in plan.replace] == ['a', 'b']
+    assert [r['access_to'] for r in plan.add] == ['10.0.0.3']
+
+
+def test_settle_twins_goes_on_after_a_rule_it_keeps():
+    mine_old = rule('k', created_at='2026-01-01T00:00:00')
+    theirs_new = rule('t', created_at='2026-01-01T00:00:05')
+    their_old = rule('o', access_to='10.0.0.2', created_at='2026-01-01T00:00:00')
+    mine_new = rule('m', access_to='10.0.0.2', created_at='2026-01-01T00:00:05')
+    client, _session = make_client([
+        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'm'}}),
+        expect('GET', LIST, listing(mine_old, theirs_new, their_old)),
+    ])
+    rules, kept = AccessAPI(client).settle_twins(SID, ['k', 'm'], [mine_old, theirs_new, their_old, mine_new],
+                                                 wait=False)
+    assert kept == ['k', 'o']
+
+
+def test_settle_twins_waits_for_the_kept_rule_to_be_active():
+    clock = FakeClock()
+    old = rule('old', created_at='2026-01-01T00:00:00', state='queued_to_apply')
+    mine = rule('mine', created_at='2026-01-01T00:00:01')
+    client, _session = make_client([
+        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
+        expect('GET', LIST, listing(old)),
+        expect('GET', LIST, listing(dict(old, state='active'))),
+    ], clock=clock)
+    rules, kept = AccessAPI(client, timeout=100).settle_twins(SID, ['mine'], [old, mine])
+    assert kept == ['old'] and rules[0]['state'] == 'active'
+
+
+def test_wait_share_status_timeout_says_the_status():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    with pytest.raises(WaitTimeout) as err:
+        AccessAPI(client, timeout=1).wait_share_status(SID, lambda share_id: {'access_rules_status': 'syncing'})
+    assert 'Share %s is still access_rules_status syncing after 1 seconds' % SID in str(err.value)
