@@ -343,7 +343,9 @@ def test_predicted_rules_apply_every_step():
 def test_filter_rules_every_filter():
     rules = [rule('a', metadata={'k': 'v', 'o': 'p'}), rule('b', access_to='10.0.0.0/24', level='ro'),
              rule('c', access_type='user', access_to='alice'), rule('d', access_to='10.0.0.1')]
-    ids = lambda found: [r['id'] for r in found]  # noqa: E731
+
+    def ids(found):
+        return [r['id'] for r in found]
     assert ids(filter_rules(rules)) == ['a', 'b', 'c', 'd']
     assert ids(filter_rules(rules, access_type='ip')) == ['a', 'b', 'd']
     # (share_access_info requires access_type with access_to)

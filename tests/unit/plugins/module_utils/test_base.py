@@ -168,7 +168,7 @@ def test_finish_adds_warnings_once_and_the_version(monkeypatch):
     monkeypatch.setattr(Sample, '_connect', lambda self: client)
 
     def action(self):
-        self.client
+        assert self.client is client
         self.warn('from the module')
         self.warn('twice')
         self.finish(False, api_version='kept')
@@ -209,6 +209,8 @@ def test_fail_without_warnings_has_none():
 
 
 def test_other_exceptions_are_bugs_and_propagate():
-    Sample.action = lambda self: (_ for _ in ()).throw(KeyError('bug'))
+    def bug(self):
+        raise KeyError('bug')
+    Sample.action = bug
     with pytest.raises(KeyError):
         module()()

@@ -130,7 +130,7 @@ def test_versions_compare_numerically_not_as_text():
     assert APIVersion('2.9') < APIVersion('2.10')
     assert APIVersion('2.10') > '2.9'
     assert APIVersion('1.99') < '2.0'
-    assert not APIVersion('2.10') < '2.10'
+    assert (APIVersion('2.10') < '2.10') is False
     assert APIVersion('2.10') <= '2.10'
     assert APIVersion('2.10') != '2.1'
     assert len({APIVersion('2.5'), APIVersion(' 2.5'), APIVersion('2.6')}) == 2

@@ -423,8 +423,9 @@ def test_settle_namesakes_keeper_and_loser():
     assert client.warnings == []
     # the oldest: kept, with a warning naming the others
     client, _session = make_client([
-        expect('GET', listing, ok({'shares': [mine, share(id='zz', created_at='2026-01-01T00:00:05'),
-                                               share(id='gone', status='deleting', created_at='1')]}))])
+        expect('GET', listing, ok({'shares': [
+            mine, share(id='zz', created_at='2026-01-01T00:00:05'),
+            share(id='gone', status='deleting', created_at='1')]}))])
     assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
     assert '(zz)' in client.warnings[0]
     # newer: deleted, the task converges on the older one
