@@ -209,7 +209,7 @@ def _is_text(node):
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr in ('format', 'join'):
         return _is_text(node.func.value)
-    return False
+    return isinstance(node, ast.Call) and _name_of(node.func) in MESSAGE_FUNCTIONS
 
 
 def _differences(a, b, path, out):

@@ -19,6 +19,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotApplied,
     NotFound,
     UnsupportedFeature,
+    WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
@@ -621,3 +622,68 @@ def test_a_lost_update_is_applied_only_when_every_field_shows_it(seen):
 def test_plan_restore_after():
     plan = plan_restore(share(is_soft_deleted=True), True)
     assert plan.after == diff_view(share()) and plan.after != {}
+
+
+def test_the_option_named_by_a_length_error():
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(name='n' * 256)
+    assert str(err.value) == 'name is 256 characters long; Manila takes at most 255.'
+
+
+def test_one_share_being_created_is_no_race():
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [share(status='creating')]}))])
+    assert ShareAPI(client).find_by_name('data')['status'] == 'creating'
+
+
+def test_a_race_that_does_not_settle_names_the_shares():
+    clock = FakeClock()
+    racing_now = ok({'shares': [share(status='creating'), share(id=OTHER, status='available')]})
+    client, _session = make_client([expect('GET', '/v2/shares/detail?name=data', racing_now)
+                                    for _i in range(4)], clock=clock)
+    with pytest.raises(WaitTimeout) as err:
+        ShareAPI(client, timeout=1).find_by_name('data')
+    assert ("The shares named 'data' is still %s creating, %s available after 1 seconds"
+            % (SID, OTHER)) in str(err.value)
+
+
+def test_ambiguity_names_the_name():
+    with pytest.raises(AmbiguousName) as err:
+        match_in_listing([share(id='1', name='b'), share(id='2', name='b')], name='b')
+    assert "named 'b'" in str(err.value)
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [share(id='1'), share(id='2')]}))])
+    with pytest.raises(AmbiguousName) as err:
+        ShareAPI(client).find_by_name('data')
+    assert "named 'data'" in str(err.value)
+
+
+def test_a_lost_soft_delete_is_seen_in_the_flag():
+    client, session = make_client([
+        expect('POST', ACTION, LOST),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=False)})),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=True)})),
+    ], clock=FakeClock())
+    ShareAPI(client).soft_delete(SID)
+    assert len(session.writes()) == 1
+
+
+def test_apply_update_shrink_status():
+    plan = SharePlan('update', new_size=1)
+    client, _session = make_client([
+        expect('POST', ACTION, ok(status=202), body={'shrink': {'new_size': 1}})])
+    assert ShareAPI(client).apply_update(share(size=2), plan)['status'] == 'shrinking'
+
+
+def test_plan_create_after_shows_the_body():
+    plan = plan_create({'name': 'n', 'share_proto': 'nfs', 'size': 2})
+    assert (plan.after['name'], plan.after['size'], plan.after['share_proto']) == ('n', 2, 'NFS')
+
+
+def test_settle_namesakes_when_the_listing_does_not_show_this_share_yet():
+    mine = share(created_at='2026-01-01T00:00:00', status='available')
+    newer = share(id=OTHER, created_at='2026-01-01T00:00:09')
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [newer]}))])
+    assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
+    assert OTHER in client.warnings[0]
