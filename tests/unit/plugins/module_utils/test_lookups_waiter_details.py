@@ -457,3 +457,40 @@ def test_run_steps_on_a_pool_and_a_bug_ends_the_run():
     with pytest.raises(KeyError):
         run_steps(client, [Item('x')], [Step(run=bug)], lambda its: {}, key=lambda i: i.name,
                   timeout=1, workers=2)
+
+
+@pytest.mark.parametrize('workers,on_pool', [(None, False), (1, False), (2, True), (3, True)])
+def test_run_steps_uses_a_pool_only_for_more_than_one_worker(workers, on_pool):
+    import threading
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    threads = []
+    fetched = []
+    item = Item('a')
+    steps = [Step(run=lambda i: threads.append(threading.current_thread())),
+             Step(check=lambda i, r: r == 'ready' or None)]
+
+    def fetch(items):
+        fetched.append(threading.current_thread())
+        return {'a': 'ready'}
+    kwargs = {} if workers is None else {'workers': workers}
+    run_steps(client, [item], steps, fetch, key=lambda i: i.name, timeout=5, **kwargs)
+    main = threading.current_thread()
+    assert (threads[0] is not main) is on_pool and (fetched[0] is not main) is on_pool
+    assert item.ok
+
+
+def test_run_steps_waits_until_the_deadline_exactly():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    item = Item('a')
+    seen = []
+
+    def check(i, resource):
+        seen.append(clock.now)
+        return resource == 'ready' or None
+    run_steps(client, [item], [Step(check=check)], lambda items: {'a': 'busy'}, key=lambda i: i.name,
+              timeout=1.25, max_delay=1.0)
+    # polls at 0.5 and 0.5 + 0.75: the second is at the deadline, and the last
+    assert item.error == 'still not ready after 1.25 seconds'
+    assert seen == [0.5, 1.25]
