@@ -494,3 +494,26 @@ def test_run_steps_waits_until_the_deadline_exactly():
     # polls at 0.5 and 0.5 + 0.75: the second is at the deadline, and the last
     assert item.error == 'still not ready after 1.25 seconds'
     assert seen == [0.5, 1.25]
+
+
+def test_run_steps_backs_off_to_two_seconds_by_default():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: None)], lambda items: {}, key=lambda i: i.name,
+              timeout=20)
+    assert max(clock.sleeps) == 2.0 and clock.sleeps[:3] == [0.5, 0.75, 1.125]
+
+
+def test_run_steps_on_a_pool_hands_manila_errors_to_on_error():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    errors = []
+
+    def job(item):
+        raise ManilaError('refused %s' % item.name)
+    items = [Item('a'), Item('b')]
+    run_steps(client, items, [Step(run=job), Step(run=lambda item: item.log.append('next'))],
+              lambda its: {}, key=lambda i: i.name, timeout=1, workers=2,
+              on_error=lambda item, exc: errors.append(str(exc)))
+    assert sorted(errors) == ['refused a', 'refused b'] and [i.log for i in items] == [['next'], ['next']]
