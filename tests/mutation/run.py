@@ -128,11 +128,15 @@ def same_source(work, base, module):
 
 
 def rerun_names(work, base, module):
-    """The mutants of ``module`` to run again: those the base run did not kill
-    (message-only ones left out); None to run them all (the code changed)."""
+    """The mutants of ``module`` to run again: those not killed so far, in WORK's
+    results completed by the base run's (message-only ones left out); None to run them
+    all (the code changed)."""
     if not same_source(work, base, module):
         return None
-    c = classify(base, module)[0]
+    if meta_path(work, module).exists():
+        c = classify(work, module, base)[0]
+    else:
+        c = classify(base, module)[0]
     return c['survived'] + c['no tests'] + c['not run']
 
 
