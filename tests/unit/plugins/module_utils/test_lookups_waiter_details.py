@@ -517,3 +517,45 @@ def test_run_steps_on_a_pool_hands_manila_errors_to_on_error():
               lambda its: {}, key=lambda i: i.name, timeout=1, workers=2,
               on_error=lambda item, exc: errors.append(str(exc)))
     assert sorted(errors) == ['refused a', 'refused b'] and [i.log for i in items] == [['next'], ['next']]
+
+
+def test_list_messages_pages_on_past_the_second_page_and_answers_without_messages():
+    page = [{'i': i} for i in range(1000)]
+    client, _session = make_client([
+        expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
+        expect('GET', MSG + '&limit=1000&offset=1000', ok({'messages': page})),
+        expect('GET', MSG + '&limit=1000&offset=2000', ok({})),
+        expect('GET', MSG + '&limit=5', ok({})),
+    ])
+    assert len(lookups.list_messages(client, {'resource_id': 'r'}, keep=lambda m: True)) == 2000
+    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=5) == []
+
+
+def test_list_messages_limit_of_exactly_one_page_is_one_request_and_a_full_limit_stops():
+    page = [{'i': i} for i in range(1000)]
+    client, _session = make_client([
+        expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
+    ])
+    assert len(lookups.list_messages(client, {'resource_id': 'r'}, limit=1000, keep=lambda m: True)) == 1000
+
+
+def test_manila_time_is_utc_whatever_the_local_zone(monkeypatch):
+    import time
+    monkeypatch.setenv('TZ', 'Asia/Kolkata')
+    time.tzset()
+    try:
+        moment = datetime.datetime(2026, 1, 1, 8, 0, 5, tzinfo=UTC)
+        assert lookups.manila_time(moment) == '2026-01-01T08:00:05Z'
+    finally:
+        monkeypatch.delenv('TZ')
+        time.tzset()
+
+
+def test_get_by_id_of_a_listing_kind_names_it_when_ambiguous():
+    client, _session = make_client([
+        expect('GET', '/v2/availability-zones', ok({'availability_zones': [
+            {'id': 'a', 'name': 'x'}, {'id': 'a', 'name': 'y'}]})),
+    ])
+    with pytest.raises(AmbiguousName) as err:
+        lookups.get_by_id(client, 'availability_zone', 'a')
+    assert "2 availability zones are named 'a'" in str(err.value)
