@@ -559,3 +559,14 @@ def test_get_by_id_of_a_listing_kind_names_it_when_ambiguous():
     with pytest.raises(AmbiguousName) as err:
         lookups.get_by_id(client, 'availability_zone', 'a')
     assert "2 availability zones are named 'a'" in str(err.value)
+
+
+def test_require_and_resolve_id_pass_their_filters_and_option():
+    client, _session = make_client([
+        expect('GET', '/v2/snapshots/detail?name=s&share_id=x', ok({'snapshots': [{'id': 's1', 'name': 's'}]})),
+        expect('GET', '/v2/snapshots/detail?name=t', ok({'snapshots': []})),
+    ])
+    assert lookups.require(client, 'snapshot', 's', {'share_id': 'x'})['id'] == 's1'
+    with pytest.raises(InvalidInput) as err:
+        lookups.resolve_id(client, 'snapshot', 't', option='snapshot')
+    assert str(err.value).startswith("snapshot: no share snapshot with the name or ID 't' exists")
