@@ -73,7 +73,7 @@ def test_path_of(url, path):
                                         (400, ManilaError), (500, ManilaError)])
 def test_error_class_by_status(status, cls):
     exc = error_from_response(RecordedResponse(status, {'x': {'message': 'm'}}), 'GET', URL)
-    assert type(exc) is cls and exc.status == status and exc.method == 'GET' and exc.url == URL
+    assert exc.__class__ is cls and exc.status == status and exc.method == 'GET' and exc.url == URL
 
 
 def test_error_message_sources():
@@ -121,7 +121,7 @@ def test_is_connection_error(exc, expected):
 
 def test_error_from_keystoneauth_each_kind():
     exc = error_from_keystoneauth(ksa_exc.EndpointNotFound('no sharev2'))
-    assert type(exc) is ConfigurationError and str(exc) == 'no sharev2'
+    assert exc.__class__ is ConfigurationError and str(exc) == 'no sharev2'
     exc = error_from_keystoneauth(ksa_exc.Unauthorized('bad'), 'GET', URL)
     assert exc.status == 401 and exc.message.startswith('Keystone refused the credentials: ')
     assert (exc.method, exc.url) == ('GET', URL)
@@ -133,7 +133,7 @@ def test_error_from_keystoneauth_each_kind():
     assert exc.message == 'Could not connect to %s: refused' % URL and exc.status is None
     assert error_from_keystoneauth(ksa_exc.ConnectFailure('r')).message == 'Could not connect to the cloud: r'
     exc = error_from_keystoneauth(ksa_exc.ClientException('odd'), 'GET', URL)
-    assert type(exc) is ManilaError and exc.message == 'odd' and exc.url == URL
+    assert exc.__class__ is ManilaError and exc.message == 'odd' and exc.url == URL
     exc = error_from_keystoneauth(ValueError('bad'), 'GET', URL)
     assert exc.message == 'ValueError while calling GET /v2/shares/x?a=1: bad' and exc.method == 'GET'
 
