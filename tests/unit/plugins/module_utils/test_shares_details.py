@@ -687,3 +687,15 @@ def test_settle_namesakes_when_the_listing_does_not_show_this_share_yet():
         expect('GET', '/v2/shares/detail?name=data', ok({'shares': [newer]}))])
     assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
     assert OTHER in client.warnings[0]
+
+
+def test_a_race_that_ends_with_two_shares_at_rest_is_ambiguous_at_once():
+    clock = FakeClock()
+    listing = '/v2/shares/detail?name=data'
+    client, _session = make_client([
+        expect('GET', listing, ok({'shares': [share(status='creating'), share(id=OTHER)]})),
+        expect('GET', listing, ok({'shares': [share(), share(id=OTHER)]})),
+    ], clock=clock)
+    with pytest.raises(AmbiguousName):
+        ShareAPI(client, timeout=100).find_by_name('data')
+    assert clock.sleeps == []
