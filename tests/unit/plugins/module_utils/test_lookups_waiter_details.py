@@ -570,3 +570,18 @@ def test_require_and_resolve_id_pass_their_filters_and_option():
     with pytest.raises(InvalidInput) as err:
         lookups.resolve_id(client, 'snapshot', 't', option='snapshot')
     assert str(err.value).startswith("snapshot: no share snapshot with the name or ID 't' exists")
+
+
+def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
+    import time
+    monkeypatch.setenv('TZ', 'Asia/Kolkata')
+    time.tzset()
+    try:
+        now = datetime.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+        got = lookups.parse_time('2026-01-01T08:00:00', 'since', now)
+        assert got == datetime.datetime(2026, 1, 1, 8, 0, tzinfo=UTC) and got.utcoffset() == datetime.timedelta(0)
+        got = lookups.parse_time('2026-01-01T10:00:00+02:00', 'since', now)
+        assert got.utcoffset() == datetime.timedelta(0) and got.hour == 8
+    finally:
+        monkeypatch.delenv('TZ')
+        time.tzset()
