@@ -472,7 +472,7 @@ def test_run_steps_uses_a_pool_only_for_more_than_one_worker(workers, on_pool):
 
     def fetch(items):
         fetched.append(threading.current_thread())
-        return {'a': 'ready'}
+        return dict((i.name, 'ready') for i in items)
     kwargs = {} if workers is None else {'workers': workers}
     run_steps(client, [item], steps, fetch, key=lambda i: i.name, timeout=5, **kwargs)
     main = threading.current_thread()
