@@ -547,7 +547,7 @@ def test_write_once_lost_answer_looks_three_times_with_pauses():
     with pytest.raises(NotApplied) as err:
         client.write_once(script.send, script.observe, 'the create of x')
     assert script.observed == 3 and clock.sleeps == [1.0, 2.0]
-    assert '3 seconds later' in str(err.value) and 'the create of x' in str(err.value)
+    assert ', and 3 seconds later' in str(err.value) and 'the create of x' in str(err.value)
     assert err.value.method == 'POST' and err.value.url == 'http://m/v2/x'
     assert 'Connection aborted' in str(err.value)
 
@@ -641,3 +641,21 @@ def test_capital():
     assert client_module._capital('the create') == 'The create'
     assert client_module._capital('') == ''
     assert client_module._capital('aBC') == 'ABC'
+
+
+def test_a_retry_after_of_exactly_the_maximum_is_waited_for():
+    clock = FakeClock()
+    client, _session = make_client([
+        expect('GET', '/v2/x', error(503, headers={'Retry-After': '60'})),
+        expect('GET', '/v2/x', RecordedResponse(200, {})),
+    ], clock=clock)
+    client.get('x')
+    assert clock.sleeps == [60.0]
+
+
+def test_an_endpoint_without_a_version_follows_the_self_link():
+    doc = versions_document('2.70', base='http://127.0.0.1:8786/manila')
+    session = RecordedSession([expect('GET', '/', doc, version=None, authenticated=False)])
+    client = ManilaClient(session, 'http://127.0.0.1:8786')
+    client.negotiate()
+    assert client.base_url == 'http://127.0.0.1:8786/manila/v2'
