@@ -1,0 +1,216 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""base.ManilaModule: options, the result (diff, warnings, api_version) and how
+each kind of error becomes a failure."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import contextlib
+import json
+
+import pytest
+
+from ansible.module_utils import basic
+
+try:
+    from ansible.module_utils.testing import patch_module_args
+except ImportError:  # ansible-core < 2.19
+    @contextlib.contextmanager
+    def patch_module_args(args):
+        saved = basic._ANSIBLE_ARGS
+        basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
+        try:
+            yield
+        finally:
+            basic._ANSIBLE_ARGS = saved
+
+from ansible_collections.openkeel.manila.plugins.module_utils import connection
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    CheckModeWrite,
+    Forbidden,
+    InvalidInput,
+    ManilaError,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    make_client,
+)
+
+
+class Exit(Exception):
+    def __init__(self, result):
+        super(Exit, self).__init__(result)
+        self.result = result
+
+
+class Fail(Exit):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def no_exit(monkeypatch):
+    def exit_json(self, **result):
+        raise Exit(result)
+
+    def fail_json(self, **result):
+        raise Fail(result)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+
+
+class Sample(ManilaModule):
+    argument_spec = dict(name=dict(type='str'), **wait_argument_spec(30))
+    action = None
+
+    def run(self):
+        type(self).action(self)
+
+
+def module(args=None, check_mode=False, diff=False):
+    args = dict(args or {})
+    if check_mode:
+        args['_ansible_check_mode'] = True
+    if diff:
+        args['_ansible_diff'] = True
+    with patch_module_args(args):
+        return Sample()
+
+
+def outcome(instance, action, exit_type=Exit):
+    Sample.action = action
+    with pytest.raises(exit_type) as got:
+        instance()
+    return got.value.result
+
+
+def test_wait_argument_spec():
+    assert wait_argument_spec(7) == dict(wait=dict(type='bool', default=True),
+                                         timeout=dict(type='int', default=7))
+
+
+def test_the_options_are_the_connection_ones_then_the_modules():
+    spec = Sample.full_argument_spec()
+    for name in connection.connection_argument_spec():
+        assert name in spec
+    assert spec['name'] == dict(type='str') and spec['timeout']['default'] == 30
+    assert 'name' not in connection.connection_argument_spec()
+
+
+def test_modes_and_params():
+    m = module({'name': 'x'}, check_mode=True, diff=True)
+    assert m.params['name'] == 'x' and m.check_mode is True and m.diff_mode is True
+    m = module()
+    assert m.check_mode is False and m.diff_mode is False and m.warnings == []
+
+
+@pytest.mark.parametrize('timeout,fails', [(0, True), (-5, True), (1, False)])
+def test_timeout_must_be_positive(timeout, fails):
+    if fails:
+        with pytest.raises(Fail) as got:
+            module({'timeout': timeout})
+        assert got.value.result['msg'] == 'timeout must be a positive number of seconds, got %s.' % timeout
+    else:
+        assert module({'timeout': timeout}).params['timeout'] == 1
+
+
+def test_the_client_connects_once(monkeypatch):
+    calls = []
+    client, _session = make_client([])
+    monkeypatch.setattr(Sample, '_connect', lambda self: calls.append(1) or client)
+    m = module()
+    assert m.client is client and m.client is client and calls == [1]
+
+
+def test_connect_uses_the_params_and_check_mode(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(connection, 'setup_sdk_logging', lambda params: seen.setdefault('log', params))
+    monkeypatch.setattr(connection, 'connect',
+                        lambda params, check_mode: seen.setdefault('connect', (params, check_mode)) and 'c')
+    m = module({'name': 'x'}, check_mode=True)
+    assert m._connect() == 'c'
+    assert seen['log'] is m.params and seen['connect'] == (m.params, True)
+
+
+def test_connect_without_openstacksdk_fails(monkeypatch):
+    monkeypatch.setattr(connection, 'SDK_IMPORT_ERROR', 'no module named openstack')
+    with pytest.raises(Fail) as got:
+        module()._connect()
+    assert 'openstacksdk' in got.value.result['msg']
+    assert got.value.result['exception'] == 'no module named openstack'
+
+
+def test_run_must_be_implemented():
+    with pytest.raises(NotImplementedError):
+        ManilaModule.run(None)
+
+
+def test_finish_diff_only_in_diff_mode_and_with_something_to_show():
+    result = outcome(module(diff=True), lambda self: self.finish(True, before=None, after={'a': 1}, x=2))
+    assert result == {'changed': True, 'diff': {'before': {}, 'after': {'a': 1}}, 'x': 2}
+    result = outcome(module(diff=True), lambda self: self.finish(before={'a': 1}))
+    assert result == {'changed': False, 'diff': {'before': {'a': 1}, 'after': {}}}
+    result = outcome(module(diff=True), lambda self: self.finish(False))
+    assert result == {'changed': False}
+    result = outcome(module(), lambda self: self.finish(True, before={'a': 1}, after={'a': 2}))
+    assert result == {'changed': True}
+
+
+def test_finish_adds_warnings_once_and_the_version(monkeypatch):
+    client, _session = make_client([])
+    client.warn('from the client')
+    client.warn('twice')
+    monkeypatch.setattr(Sample, '_connect', lambda self: client)
+
+    def action(self):
+        assert self.client is client
+        self.warn('from the module')
+        self.warn('twice')
+        self.finish(False, api_version='kept')
+    result = outcome(module(), action)
+    assert result['warnings'] == ['from the module', 'twice', 'from the client']
+    assert result['api_version'] == 'kept'
+    result = outcome(module(), lambda self: self.client and self.finish())
+    assert result['api_version'] == '2.99'
+    client.version = None
+    client.warnings = []
+    assert outcome(module(), lambda self: self.client and self.finish()) == {'changed': False}
+
+
+def test_errors_become_failures():
+    def raising(exc):
+        def action(self):
+            self.warn('w')
+            raise exc
+        return action
+    got = outcome(module(), raising(CheckModeWrite('POST x attempted in check mode')), Fail)
+    assert got == {'msg': 'Internal error: POST x attempted in check mode. Nothing was sent.',
+                   'warnings': ['w']}
+    got = outcome(module(), raising(InvalidInput('size: bad', result={'share': {'id': 1}})), Fail)
+    assert got == {'msg': 'size: bad', 'share': {'id': 1}, 'warnings': ['w']}
+    got = outcome(module(), raising(Forbidden('policy', status=403, request_id='r')), Fail)
+    assert got['msg'] == ('Manila refused the request: policy (HTTP 403) [request id r]. The policy '
+                          'of this cloud does not allow it for this user; it may need an admin.')
+    assert (got['status'], got['request_id']) == (403, 'r')
+    got = outcome(module(), raising(CannotConverge('stuck', status=None, result={'a': 1})), Fail)
+    assert got == {'msg': 'stuck', 'status': None, 'request_id': None, 'a': 1, 'warnings': ['w']}
+    got = outcome(module(), raising(ManilaError('boom', status=500, request_id='q')), Fail)
+    assert (got['msg'], got['status'], got['request_id']) == ('boom (HTTP 500) [request id q]', 500, 'q')
+
+
+def test_fail_without_warnings_has_none():
+    got = outcome(module(), lambda self: self.fail('m', x=1), Fail)
+    assert got == {'msg': 'm', 'x': 1}
+
+
+def test_other_exceptions_are_bugs_and_propagate():
+    def bug(self):
+        raise KeyError('bug')
+    Sample.action = bug
+    with pytest.raises(KeyError):
+        module()()

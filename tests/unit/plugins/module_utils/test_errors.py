@@ -1,0 +1,161 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""errors.py: what an error answer becomes, and what every exception carries."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from keystoneauth1 import exceptions as ksa_exc
+
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AmbiguousName,
+    AnswerLost,
+    CannotConverge,
+    CheckModeWrite,
+    ConfigurationError,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    ManilaError,
+    NotFound,
+    WaitFailed,
+    WaitTimeout,
+    error_from_keystoneauth,
+    error_from_response,
+    is_connection_error,
+    path_of,
+    reword,
+    same_details,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+)
+
+URL = 'http://m:8786/v2/shares/x?a=1'
+
+
+def test_manila_error_fields_and_words():
+    exc = ManilaError('no', status=404, request_id='req-1', method='GET', url=URL, result={'a': 1})
+    assert (exc.message, exc.status, exc.request_id, exc.method, exc.url, exc.result) == (
+        'no', 404, 'req-1', 'GET', URL, {'a': 1})
+    assert str(exc) == 'no (HTTP 404 on GET /v2/shares/x?a=1) [request id req-1]'
+    assert str(ManilaError('no', status=500)) == 'no (HTTP 500)'
+    assert str(ManilaError('no', status=0, method='GET', url=URL)) == 'no (HTTP 0 on GET /v2/shares/x?a=1)'
+    assert str(ManilaError('no', method='GET')) == 'no'
+    assert str(ManilaError('no', request_id='r')) == 'no [request id r]'
+    assert ManilaError('no').result == {} and ManilaError('no').status is None
+
+
+def test_the_exception_family():
+    for cls in (NotFound, Forbidden, Conflict, ConfigurationError, InvalidInput, CannotConverge,
+                AnswerLost, WaitFailed):
+        assert issubclass(cls, ManilaError)
+    assert issubclass(AmbiguousName, InvalidInput) and issubclass(WaitTimeout, WaitFailed)
+    assert not issubclass(CheckModeWrite, ManilaError)
+    lost = AnswerLost('gone', method='POST', url=URL, cause='c')
+    assert (lost.method, lost.url, lost.cause, lost.status) == ('POST', URL, 'c', None)
+    failed = WaitFailed('w', resource={'id': 1}, state='error')
+    assert (failed.resource, failed.state, failed.message) == ({'id': 1}, 'error', 'w')
+    assert WaitFailed('w').resource is None and WaitFailed('w').state is None
+
+
+@pytest.mark.parametrize('url,path', [
+    (URL, '/v2/shares/x?a=1'), ('http://m/v2', '/v2'), (None, ''), ('', ''),
+])
+def test_path_of(url, path):
+    assert path_of(url) == path
+
+
+@pytest.mark.parametrize('status,cls', [(403, Forbidden), (404, NotFound), (409, Conflict),
+                                        (400, ManilaError), (500, ManilaError)])
+def test_error_class_by_status(status, cls):
+    exc = error_from_response(RecordedResponse(status, {'x': {'message': 'm'}}), 'GET', URL)
+    assert exc.__class__ is cls and exc.status == status and exc.method == 'GET' and exc.url == URL
+
+
+def test_error_message_sources():
+    def message(body=None, text=None, status=400):
+        response = RecordedResponse(status, body)
+        if text is not None:
+            response.text = text
+        return error_from_response(response, 'GET', URL).message
+    assert message({'itemNotFound': {'code': 404, 'message': 'gone'}}) == 'gone'
+    assert message({'a': 'x', 'b': {'message': ''}, 'c': {'message': 'third'}}) == 'third'
+    assert message({'message': 'flat'}) == 'flat'
+    assert message({'error': {'title': 't'}, 'message': 'flat'}) == 'flat'
+    assert message(['not', 'a', 'dict'], text='  plain  ') == 'plain'
+    assert message(None, text='x' * 600) == 'x' * 500
+    assert message(None, text='') == 'HTTP 400 with no message'
+    assert message({}, text='{}') == '{}'
+
+
+@pytest.mark.parametrize('headers,request_id', [
+    ({'x-openstack-request-id': 'a'}, 'a'),
+    ({'X-Openstack-Request-Id': 'b'}, 'b'),
+    ({'x-compute-request-id': 'c'}, 'c'),
+    ({'X-Compute-Request-Id': 'd', 'x-openstack-request-id': 'e'}, 'e'),
+    ({}, None),
+])
+def test_request_id_headers(headers, request_id):
+    exc = error_from_response(RecordedResponse(500, {}, headers=headers), 'GET', URL)
+    assert exc.request_id == request_id
+
+
+def test_request_id_of_a_response_without_headers():
+    response = RecordedResponse(500, {})
+    response.headers = None
+    assert error_from_response(response, 'GET', URL).request_id is None
+
+
+@pytest.mark.parametrize('exc,expected', [
+    (ksa_exc.ConnectFailure('x'), True), (ksa_exc.ConnectTimeout('x'), True),
+    (ksa_exc.UnknownConnectionError('x', ValueError('y')), True), (ksa_exc.SSLError('x'), False),
+    (ksa_exc.ServiceUnavailable(), False), (ValueError('x'), False),
+])
+def test_is_connection_error(exc, expected):
+    assert is_connection_error(exc) is expected
+
+
+def test_error_from_keystoneauth_each_kind():
+    exc = error_from_keystoneauth(ksa_exc.EndpointNotFound('no sharev2'))
+    assert exc.__class__ is ConfigurationError and str(exc) == 'no sharev2'
+    exc = error_from_keystoneauth(ksa_exc.Unauthorized('bad'), 'GET', URL)
+    assert exc.status == 401 and exc.message.startswith('Keystone refused the credentials: ')
+    assert (exc.method, exc.url) == ('GET', URL)
+    http = ksa_exc.ServiceUnavailable('busy')
+    http.request_id = 'req-9'
+    exc = error_from_keystoneauth(http, 'POST', URL)
+    assert (exc.status, exc.request_id, exc.method, exc.url) == (503, 'req-9', 'POST', URL)
+    exc = error_from_keystoneauth(ksa_exc.ConnectFailure('refused'), 'GET', URL)
+    assert exc.message == 'Could not connect to %s: refused' % URL and exc.status is None
+    assert error_from_keystoneauth(ksa_exc.ConnectFailure('r')).message == 'Could not connect to the cloud: r'
+    exc = error_from_keystoneauth(ksa_exc.ClientException('odd'), 'GET', URL)
+    assert exc.__class__ is ManilaError and exc.message == 'odd' and exc.url == URL
+    exc = error_from_keystoneauth(ValueError('bad'), 'GET', URL)
+    assert exc.message == 'ValueError while calling GET /v2/shares/x?a=1: bad' and exc.method == 'GET'
+
+
+def test_reword_and_same_details():
+    original = Forbidden('policy', status=403, request_id='r', method='POST', url=URL)
+
+    @reword(Forbidden, lambda exc: same_details(exc, InvalidInput, 'admin only: ' + exc.message))
+    def call(fail, value=1):
+        """doc"""
+        if fail:
+            raise original
+        return value
+
+    assert call(False, value=5) == 5 and call.__name__ == 'call' and call.__doc__ == 'doc'
+    with pytest.raises(InvalidInput) as err:
+        call(True)
+    assert err.value.message == 'admin only: policy'
+    assert (err.value.status, err.value.request_id, err.value.method, err.value.url) == (403, 'r', 'POST', URL)
+
+    @reword(Forbidden, lambda exc: InvalidInput('x'))
+    def other():
+        raise NotFound('nf')
+    with pytest.raises(NotFound):
+        other()

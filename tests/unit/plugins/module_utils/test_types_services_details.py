@@ -1,0 +1,267 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Share types and security services: every branch of their plans (pure functions)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.plugins.module_utils import security_services as ss
+from ansible_collections.openkeel.manila.plugins.module_utils import share_types as st
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+
+PUBLIC = 'share_type_access:is_public'
+P1 = 'aaaaaaaa-0000-0000-0000-000000000001'
+P2 = 'bbbbbbbb-0000-0000-0000-000000000002'
+
+
+def stype(**fields):
+    base = {'id': 'tid', 'name': 'gold', 'description': None, PUBLIC: True,
+            'extra_specs': {'driver_handles_share_servers': 'False'}}
+    base.update(fields)
+    return base
+
+
+# -- share types ---------------------------------------------------------------------------
+
+def test_type_label_and_values():
+    assert st.label({'name': 'g'}) == 'Share type g (new)'
+    assert st.label({'name': 'g', 'id': 'x'}) == 'Share type g (x)'
+    assert st.spec_value(True) == 'True' and st.spec_value(False) == 'False' and st.spec_value(3) == '3'
+    for word in ('true', ' T ', 'yes', 'y', 'on', '1', True):
+        assert st.as_bool(word) is True
+    for word in ('false', 'F', 'no', 'n', 'off', '0', False):
+        assert st.as_bool(word) is False
+    assert st.as_bool('maybe') is None and st.as_bool('') is None
+
+
+@pytest.mark.parametrize('current,wanted,same', [
+    (None, 'x', False), ('True', 'true', True), ('1', 'on', True), ('True', 'False', False),
+    ('a', 'a', True), ('a', 'b', False), ('True', 'x', False), ('3', 3, True),
+])
+def test_same_value(current, wanted, same):
+    assert st.same_value(current, wanted) is same
+
+
+def test_visibility_and_public_view():
+    assert st.is_public({}) is True
+    assert st.is_public({PUBLIC: False}) is False
+    assert st.is_public({'os-share-type-access:is_public': False}) is False
+    assert st.is_public({PUBLIC: True, 'os-share-type-access:is_public': False}) is True
+    assert st.public_view(None) == {}
+    assert st.public_view({PUBLIC: False, 'name': 'g'}) == {PUBLIC: False, 'name': 'g', 'is_public': False}
+    assert st.public_view({'name': 'g'}, [P2, P1])['projects'] == [P1, P2]
+
+
+@pytest.mark.parametrize('specs,dhss,expected', [
+    ({'k' * 10: 'v' * 255}, None, {'k' * 10: 'v' * 255}),
+    ({'a.b:c-d_e': 1}, True, {'a.b:c-d_e': '1', 'driver_handles_share_servers': 'True'}),
+    ({'driver_handles_share_servers': 'yes'}, True, {'driver_handles_share_servers': 'True'}),
+    (None, False, {'driver_handles_share_servers': 'False'}),
+    (None, None, {}),
+])
+def test_prepare_extra_specs(specs, dhss, expected):
+    assert st.prepare_extra_specs(specs, dhss) == expected
+
+
+@pytest.mark.parametrize('specs,dhss,needle', [
+    ({'k': 'v' * 256}, None, "extra spec 'k': the value must be 1-255 characters long."),
+    ({'k': ''}, None, "extra spec 'k': the value must be 1-255 characters long."),
+    ({'k': None}, None, "extra spec 'k' has no value."),
+    ({'a b': 'x'}, None, "extra spec key 'a b' may only hold letters"),
+    ({'driver_handles_share_servers': 'false'}, True,
+     'driver_handles_share_servers is True, but extra_specs says false.'),
+])
+def test_prepare_extra_specs_refuses(specs, dhss, needle):
+    with pytest.raises(InvalidInput) as err:
+        st.prepare_extra_specs(specs, dhss)
+    assert str(err.value).startswith('Invalid share type settings, nothing was changed: ')
+    assert needle in str(err.value)
+
+
+def test_projects():
+    assert st.prepare_projects(None) is None
+    assert st.prepare_projects([P2, P1.upper(), P1.replace('-', '')]) == sorted(
+        [P1.replace('-', ''), P2.replace('-', '')])
+    with pytest.raises(InvalidInput) as err:
+        st.prepare_projects([P1, 'demo', 'x'])
+    assert str(err.value) == "projects must be project IDs (Manila takes no names): 'demo', 'x'."
+    assert st.same_project(P1, P1.replace('-', '').upper()) and not st.same_project(P1, P2)
+
+
+def test_type_plan_defaults_and_views():
+    plan = st.TypePlan('nothing')
+    assert (plan.body, plan.update, plan.specs_set, plan.specs_delete, plan.grant, plan.revoke,
+            plan.before, plan.after) == (None, {}, {}, [], [], [], {}, {})
+    assert not plan.changed and st.TypePlan('delete').changed
+    assert st.diff_view(None) == {}
+    assert st.diff_view(stype(extra_specs=None), [P2, P1]) == {
+        'name': 'gold', 'description': None, 'is_public': True, 'extra_specs': {},
+        'projects': [P1, P2]}
+
+
+def test_plan_create_variants():
+    specs = {'driver_handles_share_servers': 'False'}
+    plan = st.plan_create('g', specs)
+    assert plan.body == {'name': 'g', 'extra_specs': specs} and plan.grant == []
+    assert plan.after['is_public'] is True and 'projects' not in plan.after
+    plan = st.plan_create('g', specs, description='', public=True)
+    assert plan.body == {'name': 'g', 'extra_specs': specs, 'description': '', PUBLIC: True}
+    plan = st.plan_create('g', specs, public=False, projects=[P1])
+    assert plan.after['projects'] == [P1] and plan.after['is_public'] is False and plan.grant == [P1]
+    with pytest.raises(InvalidInput):
+        st.plan_create('g', specs, public=None, projects=[P1])
+    assert st.plan_create('g', specs, public=True, projects=[]).grant == []
+
+
+def test_plan_update_every_branch():
+    t = stype(description='old', extra_specs={'driver_handles_share_servers': 'False', 'a': '1',
+                                              'b': 'true'})
+    plan = st.plan_update(t, {'a': '1', 'b': 'True'})
+    assert plan.action == 'nothing' and plan.before == plan.after
+    plan = st.plan_update(t, {'a': '2'}, purge_specs=True)
+    assert plan.specs_set == {'a': '2'} and plan.specs_delete == ['b']
+    assert plan.after['extra_specs'] == {'driver_handles_share_servers': 'False', 'a': '2'}
+    plan = st.plan_update(t, {}, description='old')
+    assert plan.update == {}
+    plan = st.plan_update(stype(description=None), {}, description='')
+    assert plan.update == {} and plan.action == 'nothing'
+    plan = st.plan_update(t, {}, description='new', public=False)
+    assert plan.update == {'description': 'new', PUBLIC: False}
+    assert plan.after['description'] == 'new' and plan.after['is_public'] is False
+    assert st.plan_update(t, {}, public=True).update == {}
+    with pytest.raises(InvalidInput) as err:
+        st.plan_update(t, {}, projects=[P1])
+    assert 'is public' in str(err.value) and '(tid)' in str(err.value)
+    plan = st.plan_update(t, {}, public=False, projects=[P1, P2], current_projects=[P2.upper(), 'gone'])
+    assert plan.grant == [P1] and plan.revoke == ['gone'] and plan.after['projects'] == [P1, P2]
+    assert plan.before['projects'] == [P2.upper(), 'gone']
+    private = stype(**{PUBLIC: False})
+    plan = st.plan_update(private, {}, projects=[P1])
+    assert plan.grant == [P1] and plan.revoke == [] and plan.action == 'update'
+    plan = st.plan_update(private, {}, projects=[P1], current_projects=[P1])
+    assert plan.action == 'nothing'
+
+
+def test_type_absent_and_features():
+    assert st.plan_absent(None).action == 'nothing'
+    plan = st.plan_absent(stype())
+    assert plan.action == 'delete' and plan.before['name'] == 'gold' and plan.after == {}
+    assert st.required_features(st.TypePlan('nothing')) == []
+    assert st.required_features(st.TypePlan('create', body={'name': 'g'})) == []
+    assert st.required_features(st.TypePlan('create', body={'description': ''})) == [
+        ('share_type_description', 'A share type description')]
+    assert st.required_features(st.TypePlan('update', update={'description': 'x', PUBLIC: True})) == [
+        ('share_type_update', "Changing a share type's description"),
+        ('share_type_update', "Changing a share type's visibility")]
+
+
+# -- security services -----------------------------------------------------------------------
+
+def service(**fields):
+    base = {'id': 'sid', 'name': 'ad', 'type': 'active_directory', 'description': None,
+            'dns_ip': '10.0.0.2', 'server': None, 'domain': 'example.com', 'user': 'admin',
+            'ou': None, 'default_ad_site': None}
+    base.update(fields)
+    return base
+
+
+def test_service_label_and_public_view():
+    assert ss.label({'name': 'a'}) == 'Security service a (new)'
+    assert ss.label({'name': 'a', 'id': 'x'}) == 'Security service a (x)'
+    assert ss.public_view(None) == {} and ss.public_view({}) == {}
+    assert ss.public_view({'a': 1, 'password': 's'}) == {'a': 1}
+
+
+@pytest.mark.parametrize('desired,update_password,needle', [
+    ({'type': 'nis'}, 'on_create', "type must be one of active_directory, kerberos, ldap, got 'nis'."),
+    ({'type': 'active_directory', 'server': 's', 'default_ad_site': 'x'}, 'on_create', 'not both'),
+    ({'password': None}, 'always', 'update_password=always needs password.'),
+])
+def test_service_validation_refuses(desired, update_password, needle):
+    with pytest.raises(InvalidInput) as err:
+        ss.validate(desired, update_password)
+    assert str(err.value) == needle or needle in str(err.value)
+
+
+@pytest.mark.parametrize('desired,update_password', [
+    ({'type': 'ldap', 'server': 's', 'default_ad_site': 'x'}, 'on_create'),
+    ({'type': 'active_directory', 'server': '', 'default_ad_site': 'x'}, 'on_create'),
+    ({'type': 'active_directory', 'server': 's', 'default_ad_site': ''}, 'on_create'),
+    ({'type': None}, 'on_create'),
+    ({'password': ''}, 'always'),
+    ({}, 'on_create'),
+])
+def test_service_validation_accepts(desired, update_password):
+    ss.validate(desired, update_password)
+
+
+def test_service_features():
+    assert ss.required_features({'ou': '', 'default_ad_site': None}) == []
+    assert ss.required_features({'ou': 'x', 'default_ad_site': 'y'}) == [
+        ('security_service_ou', 'ou'), ('security_service_default_ad_site', 'default_ad_site')]
+
+
+def test_service_plan_object():
+    plan = ss.ServicePlan('nothing')
+    assert (plan.body, plan.before, plan.after, plan.password_unknown) == ({}, {}, {}, False)
+    assert not plan.changed and ss.ServicePlan('update').changed
+    assert ss.ServicePlan('update', body={'server': 1, 'name': 2, 'dns_ip': 3,
+                                          'description': 4}).restricted() == ['dns_ip', 'server']
+    assert ss.diff_view(None) == {}
+    assert ss.diff_view(service(password='s')) == dict(
+        (k, service().get(k)) for k in ('type',) + ss.FIELDS)
+
+
+def test_service_create():
+    with pytest.raises(InvalidInput) as err:
+        ss.plan_create({'name': 'x'})
+    assert str(err.value).startswith('type is required to create security service x')
+    with pytest.raises(InvalidInput) as err:
+        ss.plan_create({'type': 'ldap'})
+    assert str(err.value) == 'name is required to create a security service.'
+    plan = ss.plan_create({'type': 'ldap', 'name': 'x', 'server': '', 'dns_ip': '1.2.3.4'})
+    assert plan.body == {'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4'} and plan.action == 'create'
+    assert 'password' not in plan.after
+    plan = ss.plan_create({'type': 'ldap', 'name': 'x', 'password': ''})
+    assert plan.body['password'] == '' and plan.after['password'] == '(changed)'
+
+
+def test_service_update_branches():
+    s = service()
+    with pytest.raises(InvalidInput) as err:
+        ss.plan_update(s, {'type': 'ldap'})
+    assert 'a type cannot change (the task asks for ldap)' in str(err.value)
+    assert ss.plan_update(s, {'type': 'active_directory', 'name': 'other'}).action == 'nothing'
+    plan = ss.plan_update(s, {'name': 'other'}, rename=True)
+    assert plan.body == {'name': 'other'} and plan.after['name'] == 'other'
+    assert ss.plan_update(s, {'server': ''}).action == 'nothing'
+    assert ss.plan_update(s, {'user': 'admin', 'ou': None}).action == 'nothing'
+    assert ss.plan_update(s, {'domain': ''}).body == {'domain': ''}
+    # the password: only with update_password=always
+    assert ss.plan_update(dict(s, password='a'), {'password': 'b'}).body == {}
+    plan = ss.plan_update(dict(s, password='a'), {'password': 'b'}, update_password='always')
+    assert plan.body == {'password': 'b'} and not plan.password_unknown
+    assert plan.before['password'] == '(hidden)' and plan.after['password'] == '(changed)'
+    plan = ss.plan_update(dict(s, password='a'), {'password': 'a'}, update_password='always')
+    assert plan.action == 'nothing' and 'password' not in plan.before
+    plan = ss.plan_update(dict(s, password=None), {'password': ''}, update_password='always')
+    assert plan.action == 'nothing'
+    plan = ss.plan_update(s, {'password': 'a'}, update_password='always')
+    assert plan.password_unknown and plan.body == {'password': 'a'} and plan.action == 'update'
+
+
+def test_service_absent_and_in_use_error():
+    assert ss.plan_absent(None).action == 'nothing'
+    plan = ss.plan_absent(service())
+    assert plan.action == 'delete' and plan.after == {} and plan.before['name'] == 'ad'
+    text = ss.in_use_error(service(), ['server', 'user'], ['n1', 'n2'], True)
+    assert text.startswith('Security service ad (sid) is used by share network(s) n1, n2, which '
+                           'have share servers: Manila lets only name and description change, '
+                           'not server, user. To change them, create a new security service')
+    assert '2.63' not in text
+    assert text.endswith('on the share servers).')
+    assert ss.in_use_error(service(), ['server'], ['n1'], False).endswith(
+        'on the share servers); that needs Manila API 2.63, which this task does not have.')
