@@ -47,6 +47,7 @@ def main():
     with open(sys.argv[1]) as handle:
         job = json.load(handle)
     pdd = job['private_data_dir']
+    ident = str(job['ident'])
     # the project's playbook, as docs/awx.md shows it
     write(os.path.join(pdd, 'project', 'job.yml'),
           '---\n- name: The job template\'s playbook\n'
@@ -56,10 +57,10 @@ def main():
     write(os.path.join(pdd, 'env', 'envvars'), json.dumps(job['envvars']))
     write(os.path.join(pdd, 'env', 'cmdline'), '--check --diff' if job.get('check') else '--diff')
 
-    result = ansible_runner.run(private_data_dir=pdd, playbook='job.yml', ident=job['ident'],
+    result = ansible_runner.run(private_data_dir=pdd, playbook='job.yml', ident=ident,
                                 quiet=True)
 
-    artifacts = os.path.join(pdd, 'artifacts', job['ident'])
+    artifacts = os.path.join(pdd, 'artifacts', ident)
     stats = {}
     censored = []
     for path in sorted(glob.glob(os.path.join(artifacts, 'job_events', '*.json'))):
