@@ -390,7 +390,6 @@ class ShareAccessModule(ManilaModule):
                     share=dict(id=share['id'], name=share.get('name'),
                                access_rules_status=share.get('access_rules_status')))
 
-
     def with_access_keys(self, share_id, rules):
         """The rules with their cephx keys, asked for with return_access_keys.
 
