@@ -77,6 +77,7 @@ TWIN_WAIT = 60
 # Fields of a rule that are secrets: never returned, never logged.
 SECRET_FIELDS = ('access_key',)
 
+
 def rule_argument_spec():
     """The options of one access rule, as share_access and shares take them."""
     return dict(

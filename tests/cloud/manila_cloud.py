@@ -1366,6 +1366,9 @@ def backends_state(http):
                          headers=hdr, timeout=10)
     except (OSError, CloudError) as err:
         say('the scheduler did not list its pools yet (%s)' % (err,))
+        # The API's worker threads stay busy with such a call until its RPC
+        # timeout: do not pile up more of them.
+        time.sleep(5)
         return 'pools'
     names = {p['name'] for p in body['pools']}
     return 'ready' if all(p in names for p in POOLS.values()) else 'pools'

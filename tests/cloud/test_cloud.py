@@ -356,3 +356,32 @@ def test_lane_config(tmp_path):
                                 capture_output=True, text=True, check=False)
         assert result.returncode == 1, result
         assert 'lane must be a number from 1 to' in result.stderr
+
+
+def test_an_unanswered_pools_listing_means_not_ready(monkeypatch):
+    """While the scheduler does not consume its queue yet, the API's pools
+    listing hangs until a timeout: `up` must keep waiting, not crash."""
+    import sys
+    sys.path.insert(0, HERE)
+    import manila_cloud
+    monkeypatch.setattr(manila_cloud.time, 'sleep', lambda _s: None)
+    up = [{'host': '%s@%s' % (manila_cloud.HOST, name), 'state': 'up',
+           'status': 'enabled'} for name in manila_cloud.POOLS]
+
+    class Http:
+        def __init__(self, pools):
+            self.pools = pools
+
+        def body(self, method, url, headers=None, timeout=30):
+            if url.endswith('/services?binary=manila-share'):
+                return {'services': up}
+            if isinstance(self.pools, Exception):
+                raise self.pools
+            return {'pools': [{'name': p} for p in self.pools]}
+
+    assert manila_cloud.backends_state(Http(TimeoutError('timed out'))) == 'pools'
+    assert manila_cloud.backends_state(
+        Http(manila_cloud.CloudError('GET -> 500'))) == 'pools'
+    assert manila_cloud.backends_state(Http([])) == 'pools'
+    assert manila_cloud.backends_state(
+        Http(list(manila_cloud.POOLS.values()))) == 'ready'

@@ -12,7 +12,7 @@ __metaclass__ = type
 import pytest
 
 from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (

@@ -11,7 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_message_info
