@@ -8,26 +8,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
 import json
 
 import pytest
 
 from ansible.module_utils import basic
 
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core < 2.19 has no testing helper: its modules read _ANSIBLE_ARGS
-    @contextlib.contextmanager
-    def patch_module_args(args):
-        saved = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = saved
-
 from ansible_collections.openkeel.manila.plugins.modules import share_access as module
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
