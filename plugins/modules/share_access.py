@@ -119,6 +119,18 @@ options:
         the task.
     type: bool
     default: false
+  return_access_keys:
+    description:
+      - Return the cephx C(access_key) of each rule in O(rules). By default
+        no key is returned - a key is a secret and would otherwise land in
+        job output, facts and AWX artifacts.
+      - Costs one more listing of the share's rules (a read, also in check
+        mode). Put C(no_log) on a task that sets it, and on every task that
+        handles the key afterwards.
+      - Manila has keys for cephx rules only (API 2.21+, once the rule is
+        active); other rules get C(access_key=null).
+    type: bool
+    default: false
   wait:
     description:
       - Wait until the rules are applied and the share's
@@ -173,13 +185,33 @@ EXAMPLES = r'''
         access_to: auditors
         access_level: ro
 
-- name: A CephFS client (its cephx key is a secret and is never returned)
+- name: A CephFS client (its cephx key is a secret and is not returned)
   openkeel.manila.share_access:
     cloud: mycloud
     share: cephfs-data
     rules:
       - access_type: cephx
         access_to: app1
+
+- name: The same client, and its key for the ceph client configuration
+  openkeel.manila.share_access:
+    cloud: mycloud
+    share: cephfs-data
+    rules:
+      - access_type: cephx
+        access_to: app1
+    return_access_keys: true
+  register: cephfs_access
+  no_log: true   # the result holds the key
+
+- name: Write the keyring of app1 (the key stays out of the job output)
+  ansible.builtin.copy:
+    dest: /etc/ceph/ceph.client.app1.keyring
+    mode: "0600"
+    content: |
+      [client.app1]
+          key = {{ cephfs_access.rules | selectattr('access_to', 'equalto', 'app1') | map(attribute='access_key') | first }}
+  no_log: true
 
 - name: Take one client away
   openkeel.manila.share_access:
@@ -196,7 +228,8 @@ rules:
   description:
     - The share's rules as they end up, as Manila lists them. In check mode,
       the rules as they would be (new rules have no ID).
-    - A rule's C(access_key) (the cephx secret) is never returned.
+    - A rule's C(access_key) (the cephx secret) is returned only with
+      O(return_access_keys).
   returned: always
   type: list
   elements: dict
@@ -219,6 +252,12 @@ rules:
     metadata:
       description: Rule metadata (API 2.45+).
       type: dict
+    access_key:
+      description:
+        - The cephx key of the rule (null for other rules, and for a rule
+          Manila has not given a key yet, such as a new rule in check mode).
+      type: str
+      returned: with O(return_access_keys)
 share:
   description: The share's ID, name and C(access_rules_status).
   returned: always
@@ -261,6 +300,7 @@ class ShareAccessModule(ManilaModule):
         state=dict(type='str', default='present', choices=['present', 'absent']),
         purge_rules=dict(type='bool', default=False),
         unrestrict=dict(type='bool', default=False),
+        return_access_keys=dict(type='bool', default=False, no_log=False),
         **wait_argument_spec(180)
     )
 
@@ -343,9 +383,24 @@ class ShareAccessModule(ManilaModule):
         return rules
 
     def finish_rules(self, changed, share, rules, before, after):
-        self.finish(changed, dict(rules=before), dict(rules=after), rules=list(rules),
+        rules = list(rules)
+        if self.params['return_access_keys']:
+            rules = self.with_access_keys(share['id'], rules)
+        self.finish(changed, dict(rules=before), dict(rules=after), rules=rules,
                     share=dict(id=share['id'], name=share.get('name'),
                                access_rules_status=share.get('access_rules_status')))
+
+    def with_access_keys(self, share_id, rules):
+        """The rules with their cephx keys, asked for with return_access_keys.
+
+        Every other listing of this module drops the keys (AccessAPI.list), so
+        they are read once more here, as Manila lists them, and joined by rule
+        ID; the diff never carries them.
+        """
+        keys = dict((rule.get('id'), rule.get('access_key'))
+                    for rule in self.access._list(share_id))  # pylint: disable=protected-access
+        return [dict(rule, access_key=keys.get(rule.get('id')) if rule.get('id') else None)
+                for rule in rules]
 
 
 def main():
