@@ -261,7 +261,7 @@ class ShareSnapshotModule(ManilaModule):
                 if self._share is None:
                     return None
             else:
-                self._share = lookups.require(self.client, 'share', ref)
+                self._share = lookups.require(self.client, 'share', ref, option='share')
         return self._share['id']
 
     def share_record(self, share_id=None):
@@ -271,7 +271,8 @@ class ShareSnapshotModule(ManilaModule):
             if not ref:
                 raise InvalidInput('share is required to take a snapshot (the name or ID '
                                    'of the share to snapshot).')
-            self._share = lookups.require(self.client, 'share', ref)
+            self._share = lookups.require(self.client, 'share', ref,
+                                          option='share' if self.params['share'] else None)
         return self._share
 
     def find_snapshot(self):
