@@ -289,6 +289,22 @@ def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
 
 # -- the plan ----------------------------------------------------------------------
 
+def send_metadata_plan(api, resource, plan):
+    """Send a plan's metadata changes (``metadata_set``, ``metadata_delete``)
+    through ``api`` (ShareAPI, SnapshotAPI: set_metadata, delete_metadata_key);
+    the resource with its metadata as Manila now has it."""
+    if not (plan.metadata_set or plan.metadata_delete):
+        return resource
+    metadata = dict(resource.get('metadata') or {})
+    if plan.metadata_set:
+        api.set_metadata(resource['id'], plan.metadata_set)
+        metadata.update(plan.metadata_set)
+    for key in plan.metadata_delete:
+        api.delete_metadata_key(resource['id'], key)
+        metadata.pop(key, None)
+    return dict(resource, metadata=metadata)
+
+
 class SharePlan(object):
     """What to do to one share, and the diff it makes.
 
@@ -548,15 +564,7 @@ class ShareAPI(object):
         if plan.update:
             # Manila answers a PUT with the whole share: no read-back needed.
             share = self.update(share_id, plan.update)
-        if plan.metadata_set or plan.metadata_delete:
-            metadata = dict(share.get('metadata') or {})
-            if plan.metadata_set:
-                self.set_metadata(share_id, plan.metadata_set)
-                metadata.update(plan.metadata_set)
-            for key in plan.metadata_delete:
-                self.delete_metadata_key(share_id, key)
-                metadata.pop(key, None)
-            share = dict(share, metadata=metadata)
+        share = send_metadata_plan(self, share, plan)
         if plan.new_size:
             self.resize(share_id, plan.new_size, share['size'])
             share = dict(share, status='extending' if plan.new_size > share['size']

@@ -36,6 +36,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     find_settled,
     metadata_changes,
     normalize_metadata,
+    send_metadata_plan,
     share_label,
     update_body,
     update_fields,
@@ -463,16 +464,7 @@ class SnapshotAPI(object):
         snapshot_id = snapshot['id']
         if plan.update:
             snapshot = self.update(snapshot_id, plan.update)
-        if plan.metadata_set or plan.metadata_delete:
-            metadata = dict(snapshot.get('metadata') or {})
-            if plan.metadata_set:
-                self.set_metadata(snapshot_id, plan.metadata_set)
-                metadata.update(plan.metadata_set)
-            for key in plan.metadata_delete:
-                self.delete_metadata_key(snapshot_id, key)
-                metadata.pop(key, None)
-            snapshot = dict(snapshot, metadata=metadata)
-        return snapshot
+        return send_metadata_plan(self, snapshot, plan)
 
     def record_revert(self, snapshot):
         stamp = utc_now()

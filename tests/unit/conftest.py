@@ -1,7 +1,9 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every scripted HTTP exchange must be used: a test that scripts a request
-the code under test never sent fails (the script, or the code, is wrong)."""
+the code under test never sent fails (the script, or the code, is wrong).
+A module run in a test ends by raising Exit or Fail (module_args), never by
+exiting the test process."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,6 +12,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils import recorded_http
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import exits_raise
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +23,8 @@ def every_scripted_exchange_is_used():
         recorded_http.check_every_exchange_used()
     except AssertionError as exc:
         pytest.fail(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def module_exits_raise(monkeypatch):
+    exits_raise(monkeypatch)

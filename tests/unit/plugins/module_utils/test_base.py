@@ -7,24 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
-import json
-
 import pytest
-
-from ansible.module_utils import basic
-
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core < 2.19
-    @contextlib.contextmanager
-    def patch_module_args(args):
-        saved = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = saved
 
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
@@ -41,27 +24,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     make_client,
 )
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 
 
 class Sample(ManilaModule):

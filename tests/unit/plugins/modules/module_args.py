@@ -23,4 +23,27 @@ except ImportError:  # ansible-core < 2.19 has no testing helper: its modules re
         finally:
             basic._ANSIBLE_ARGS = saved
 
-__all__ = ['patch_module_args']
+__all__ = ['Exit', 'Fail', 'exits_raise', 'patch_module_args']
+
+
+class Exit(Exception):
+    """What a module's exit_json raises inside a unit test (its result)."""
+
+    def __init__(self, result):
+        super(Exit, self).__init__(result)
+        self.result = result
+
+
+class Fail(Exit):
+    """What a module's fail_json raises inside a unit test (its result)."""
+
+
+def exits_raise(monkeypatch):
+    """Make exit_json and fail_json raise Exit and Fail instead of exiting."""
+    def exit_json(self, **result):
+        raise Exit(result)
+
+    def fail_json(self, **result):
+        raise Fail(result)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)

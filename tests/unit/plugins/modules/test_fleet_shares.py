@@ -11,8 +11,11 @@ __metaclass__ = type
 
 import pytest
 
-from ansible.module_utils import basic
-from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
@@ -56,27 +59,6 @@ def exports_of(n):
     return ('GET', '/v2/shares/%s/export_locations' % uuid(n), RecordedResponse(200, {
         'export_locations': [{'path': '10.0.0.2:/s%d' % n, 'preferred': False},
                              {'path': '10.0.0.1:/s%d' % n, 'preferred': True}]}))
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
 
 def run(monkeypatch, args, exchanges, check_mode=False, max_version='2.99'):

@@ -11,8 +11,11 @@ __metaclass__ = type
 
 import pytest
 
-from ansible.module_utils import basic
-from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
@@ -49,27 +52,6 @@ def ok(body=None, status=200):
 
 def listed(*services):
     return ok({'security_services': list(services)})
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
 
 MODULES = {

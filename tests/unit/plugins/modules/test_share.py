@@ -9,9 +9,11 @@ __metaclass__ = type
 
 import pytest
 
-from ansible.module_utils import basic
-
-from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
@@ -28,27 +30,6 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'share_proto': 'NFS', 'statu
 DHSS_TYPE = {'id': 'aaaaaaaa-0000-0000-0000-000000000000', 'name': 'dhss'}
 # A share's snapshots, listed before it is deleted (none here).
 NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):

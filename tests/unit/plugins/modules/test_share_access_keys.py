@@ -12,10 +12,12 @@ import json
 
 import pytest
 
-from ansible.module_utils import basic
-
 from ansible_collections.openkeel.manila.plugins.modules import share_access as module
-from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
@@ -32,27 +34,6 @@ HOST = {'id': 'i1', 'access_type': 'ip', 'access_to': '10.0.0.0/24', 'access_lev
 SHARE_GET = ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE}))
 RULES_GET = ('GET', '/v2/share-access-rules?share_id=' + SHARE_ID,
              RecordedResponse(200, {'access_list': [APP1, HOST]}))
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
 
 def run(monkeypatch, args, exchanges, check_mode=False):

@@ -12,8 +12,11 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
-from ansible.module_utils import basic
-from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import patch_module_args
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_message_info
@@ -33,27 +36,6 @@ SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'avail
         'created_at': '2026-12-01T10:00:00.000000', 'description': None}
 GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID
-
-
-class Exit(Exception):
-    def __init__(self, result):
-        super(Exit, self).__init__(result)
-        self.result = result
-
-
-class Fail(Exit):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **result):
-        raise Exit(result)
-
-    def fail_json(self, **result):
-        raise Fail(result)
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
