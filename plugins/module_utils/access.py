@@ -586,29 +586,65 @@ class AccessAPI(object):
                 rules = self.list(share_id)
         return rules, kept
 
-    def send_plan(self, share_id, plan, unrestrict=False):
+    def pacer(self, share, get_share):
+        """A callable to call before each rule write on ``share``.
+
+        Manila can lose a rule change that reaches it while the share
+        manager applies another one: the manager skips a request that
+        arrives during a sync, and a rule queued at the wrong moment stays
+        queued_to_apply (and the share syncing) until the next change.  So
+        the writes to one share go one at a time: the first call returns at
+        once when the share's access_rules_status (as read) is settled;
+        every later call waits until Manila is done with the write before it
+        (wait_share_status: active or error).
+        """
+        settled = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
+        idle = [share.get('access_rules_status') in settled]
+
+        def pace():
+            if not idle[0]:
+                self.wait_share_status(share['id'], get_share)
+            idle[0] = False
+        return pace
+
+    def send_plan(self, share_id, plan, unrestrict=False, pace=None):
         """Send what a plan can send at once: new rules first, then level and
         metadata changes, then the denials (rules to replace, rules to remove).
+
+        ``pace`` (see ``pacer``) is called before each write that makes
+        Manila sync the share's rules (not before metadata changes).
 
         Returns (IDs of the rules to wait for until active, IDs of the denied
         rules).  Replaced rules are allowed again by send_replacements, once
         their denial is done.
         """
-        touched = [self.allow(share_id, rule)['id'] for rule in plan.add]
+        pace = pace or _no_pace
+        touched = []
+        for rule in plan.add:
+            pace()
+            touched.append(self.allow(share_id, rule)['id'])
         for current, level in plan.update:
+            pace()
             self.update_level(current['id'], level)
             touched.append(current['id'])
         for current, items in plan.metadata:
             self.set_metadata(current['id'], items)
         denied = []
         for current in [c for c, _rule in plan.replace] + list(plan.remove):
+            pace()
             self.deny(share_id, current, unrestrict)
             denied.append(current['id'])
         return touched, denied
 
-    def send_replacements(self, share_id, plan):
-        """Allow again the rules a plan replaces (their old rule must be gone)."""
-        return [self.allow(share_id, rule)['id'] for _current, rule in plan.replace]
+    def send_replacements(self, share_id, plan, pace=None):
+        """Allow again the rules a plan replaces (their old rule must be gone);
+        ``pace`` as for send_plan."""
+        pace = pace or _no_pace
+        allowed = []
+        for _current, rule in plan.replace:
+            pace()
+            allowed.append(self.allow(share_id, rule)['id'])
+        return allowed
 
     # waiting
     def wait_rules(self, share_id, touched=(), denied=(), what=None):
@@ -675,6 +711,10 @@ class AccessAPI(object):
             what='Share %s' % share_id, goal='access_rules_status active or error',
             timeout=self.timeout,
             describe=lambda share: 'access_rules_status %s' % share.get('access_rules_status'))
+
+
+def _no_pace():
+    """No pause between rule writes (send_plan without a pacer)."""
 
 
 def without_secrets(rule):

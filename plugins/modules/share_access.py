@@ -149,6 +149,10 @@ notes:
     than needed while the task runs. The exception is a level change below
     API 2.88, where the rule is briefly absent.
   - A rule found in V(error) that the task lists is denied and allowed again.
+  - The rule changes to one share are sent one at a time, each once Manila
+    has finished the one before (the share's C(access_rules_status) is
+    V(active) or V(error) again), also with O(wait=false): Manila can lose a
+    change that reaches it while it applies another one.
 '''
 
 EXAMPLES = r'''
@@ -355,12 +359,13 @@ class ShareAccessModule(ManilaModule):
 
     def apply(self, share, plan):
         share_id = share['id']
-        touched, denied = self.access.send_plan(share_id, plan, self.params['unrestrict'])
+        pace = self.access.pacer(share, self.shares.get)   # one write at a time
+        touched, denied = self.access.send_plan(share_id, plan, self.params['unrestrict'], pace)
         allowed = touched[:len(plan.add)]   # send_plan lists the new rules first
         if plan.replace:
             # The same target cannot be allowed while the old rule exists.
             self.access.wait_rules(share_id, denied=[c['id'] for c, _rule in plan.replace])
-            replaced = self.access.send_replacements(share_id, plan)
+            replaced = self.access.send_replacements(share_id, plan, pace)
             touched += replaced
             allowed += replaced
         if not self.params['wait']:

@@ -215,6 +215,9 @@ notes:
   - Requests to Manila for a run that changes nothing - the versions document,
     one listing page per 1000 shares, then the access rules and the export
     locations of each share.
+  - The shares change side by side, but the rule changes to one share are
+    sent one at a time, each once Manila has finished the one before: Manila
+    can lose a change that reaches it while it applies another one.
 '''
 
 EXAMPLES = r'''
@@ -857,11 +860,13 @@ class SharesModule(ManilaModule):
         # Refuses (with the reason) a share in the recycle bin, migrating or busy.
         share_needs_wait_for_rules(self.client, item.share, wait=False)
         item.wrote = True
-        item.touched, item.denied = self.access.send_plan(item.share['id'], item.rule_plan)
+        item.touched, item.denied = self.access.send_plan(
+            item.share['id'], item.rule_plan, pace=self.access.pacer(item.share, self.shares.get))
         item.allowed = item.touched[:len(item.rule_plan.add)]  # send_plan lists them first
 
     def send_replacements(self, item):
-        replaced = self.access.send_replacements(item.share['id'], item.rule_plan)
+        replaced = self.access.send_replacements(
+            item.share['id'], item.rule_plan, pace=self.access.pacer(item.share, self.shares.get))
         item.touched += replaced
         item.allowed += replaced
 

@@ -950,8 +950,10 @@ def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
             '--http11-socket', '127.0.0.1:%d' % port,
             '--module', module,
             # One process with threads: half the start-up CPU of two
-            # processes, which matters on a two-core machine.
-            '--processes', '1', '--threads', '4',
+            # processes, which matters on a two-core machine.  Eight
+            # threads: up to seven lanes of tests at a time (lane 1's
+            # faults run four workers) each wait on an answer.
+            '--processes', '1', '--threads', '8',
             '--buffer-size', '65535',
             '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
             '--req-logger', 'file:' + os.path.join(LOGS,
