@@ -10,7 +10,16 @@ import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import security_services as ss
 from ansible_collections.openkeel.manila.plugins.module_utils import share_types as st
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    Forbidden,
+    InvalidInput,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    expect,
+    make_client,
+)
 
 PUBLIC = 'share_type_access:is_public'
 P1 = 'aaaaaaaa-0000-0000-0000-000000000001'
@@ -265,3 +274,74 @@ def test_service_absent_and_in_use_error():
     assert text.endswith('on the share servers).')
     assert ss.in_use_error(service(), ['server'], ['n1'], False).endswith(
         'on the share servers); that needs Manila API 2.63, which this task does not have.')
+
+
+def test_service_plans_show_the_whole_service_before_and_after():
+    plan = ss.plan_create({'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4'})
+    assert plan.after == dict(dict.fromkeys(ss.FIELDS), type='ldap', name='x', dns_ip='1.2.3.4')
+    s = service()
+    plan = ss.plan_update(s, {'name': 'other', 'server': 'dc1'}, rename=True)
+    view = dict((k, s[k]) for k in ('type',) + ss.FIELDS)
+    assert plan.before == view
+    assert plan.after == dict(view, name='other', server='dc1')
+
+
+# -- the calls of security services ------------------------------------------------------------
+
+SERVICE_PATH = '/v2/security-services/sid'
+
+
+def forbidden(message):
+    return RecordedResponse(403, {'forbidden': {'code': 403, 'message': message}})
+
+
+def test_service_create_posts_the_body():
+    body = {'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4', 'password': 'pw'}
+    client, session = make_client([
+        expect('POST', '/v2/security-services', RecordedResponse(200, {'security_service': dict(
+            body, id='sid')}), body={'security_service': body}),
+    ])
+    assert ss.SecurityServiceAPI(client).create(body)['id'] == 'sid'
+
+
+IN_USE_REFUSALS = [
+    ('delete', 'DELETE', 'Cannot delete security service. It is assigned to share network(s).',
+     'Detach it from its share networks first'),
+    ('update', 'PUT', 'Cannot update security service sid. It is attached to share network with '
+     'share server associated. Only \'name\' and \'description\' fields are available for update.',
+     'To change the other settings, put a new security service'),
+]
+
+
+@pytest.mark.parametrize('call,method,said,hint', IN_USE_REFUSALS)
+def test_manilas_refusal_for_a_service_in_use_says_what_to_do(call, method, said, hint):
+    client, session = make_client([expect(method, SERVICE_PATH, forbidden(said))])
+    api = ss.SecurityServiceAPI(client)
+    with pytest.raises(CannotConverge) as err:
+        api.delete('sid') if call == 'delete' else api.update('sid', {'server': 'dc2'})
+    assert err.value.message.startswith('Manila refused: %s ' % said)
+    assert hint in err.value.message
+    assert (err.value.status, err.value.method) == (403, method)
+
+
+@pytest.mark.parametrize('call,method', [('delete', 'DELETE'), ('update', 'PUT')])
+def test_any_other_refusal_stays_a_refusal(call, method):
+    said = 'Policy doesn\'t allow security_service:%s to be performed.' % call
+    client, session = make_client([expect(method, SERVICE_PATH, forbidden(said))])
+    api = ss.SecurityServiceAPI(client)
+    with pytest.raises(Forbidden) as err:
+        api.delete('sid') if call == 'delete' else api.update('sid', {'server': 'dc2'})
+    assert err.value.message == said
+
+
+def test_the_networks_of_a_service_read_by_id():
+    listing = '/v2/security-services/detail?id=sid&all_tenants=1'
+    client, session = make_client([
+        expect('GET', listing, RecordedResponse(200, {'security_services': [
+            {'id': 'sid', 'share_networks': ['n1', 'n2']}]})),
+        expect('GET', listing, RecordedResponse(200, {'security_services': []})),
+    ])
+    api = ss.SecurityServiceAPI(client)
+    assert api.networks_of({'id': 'sid'}) == ['n1', 'n2']
+    assert api.networks_of({'id': 'sid'}) == []
+    assert api.networks_of({'id': 'sid', 'share_networks': None}) == []
