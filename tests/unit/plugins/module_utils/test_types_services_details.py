@@ -8,14 +8,18 @@ __metaclass__ = type
 
 import pytest
 
+from keystoneauth1 import exceptions as ksa_exc
+
 from ansible_collections.openkeel.manila.plugins.module_utils import security_services as ss
 from ansible_collections.openkeel.manila.plugins.module_utils import share_types as st
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Forbidden,
     InvalidInput,
+    ManilaError,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
     RecordedResponse,
     expect,
     make_client,
@@ -345,3 +349,63 @@ def test_the_networks_of_a_service_read_by_id():
     assert api.networks_of({'id': 'sid'}) == ['n1', 'n2']
     assert api.networks_of({'id': 'sid'}) == []
     assert api.networks_of({'id': 'sid', 'share_networks': None}) == []
+
+
+
+# -- share types: what the plans show and what the API class sends -----------------------------
+
+def test_type_plans_show_the_description_and_only_declared_projects():
+    assert st.diff_view(stype(description='fast disks'))['description'] == 'fast disks'
+    specs = {'driver_handles_share_servers': 'False'}
+    plan = st.plan_create('g', specs, description='d', public=None)
+    assert plan.action == 'create'
+    assert plan.after == {'name': 'g', 'description': 'd', 'is_public': True, 'extra_specs': specs}
+    assert 'projects' not in st.plan_create('g', specs, public=True, projects=[]).after
+    plan = st.plan_update(stype(), {}, current_projects=[P1])
+    assert 'projects' not in plan.before and 'projects' not in plan.after
+
+
+def test_every_bad_extra_spec_is_named():
+    with pytest.raises(InvalidInput) as err:
+        st.prepare_extra_specs({'bad key': 'x', 'empty': None, 'long': 'y' * 300}, None)
+    for needle in ("'bad key'", "'empty'", "'long'"):
+        assert needle in str(err.value)
+
+
+TYPE_PATH = '/v2/types/tid'
+
+
+def test_apply_sends_each_change_and_returns_the_type_as_manila_has_it():
+    current = stype(extra_specs={'driver_handles_share_servers': 'False', 'old': 'x'})
+    updated = dict(current, description='new')
+    plan = st.TypePlan('update', update={'description': 'new'},
+                       specs_set={'snapshot_support': 'True'}, specs_delete=['old'])
+    client, session = make_client([
+        expect('PUT', TYPE_PATH, RecordedResponse(200, {'share_type': updated}),
+               body={'share_type': {'description': 'new'}}),
+        expect('POST', TYPE_PATH + '/extra_specs', RecordedResponse(200, {'extra_specs': {
+            'snapshot_support': 'True'}}), body={'extra_specs': {'snapshot_support': 'True'}}),
+        expect('DELETE', TYPE_PATH + '/extra_specs/old', RecordedResponse(202)),
+    ])
+    assert st.ShareTypeAPI(client).apply(current, plan) == dict(updated, extra_specs={
+        'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})
+
+
+def test_a_member_is_told_share_types_are_admin_only():
+    said = "Policy doesn't allow share_type:create to be performed."
+    client, session = make_client([expect('POST', '/v2/types', forbidden(said))])
+    with pytest.raises(ManilaError) as err:
+        st.ShareTypeAPI(client).create({'name': 'gold', 'extra_specs': {}})
+    assert type(err.value) is ManilaError and err.value.status == 403
+    assert err.value.message.startswith('Managing share types is admin-only')
+    assert ('(Manila said: %s)' % said) in err.value.message
+
+
+def test_extra_specs_whose_answer_was_lost_are_seen_on_the_type():
+    client, session = make_client([
+        expect('POST', TYPE_PATH + '/extra_specs', ksa_exc.ConnectFailure('Connection aborted.')),
+        expect('GET', TYPE_PATH, RecordedResponse(200, {'share_type': stype(extra_specs={
+            'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})})),
+    ], clock=FakeClock())
+    st.ShareTypeAPI(client).set_specs('tid', {'snapshot_support': 'true'})
+    assert len(session.writes()) == 1
