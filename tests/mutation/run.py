@@ -27,7 +27,7 @@ message (its words changed, or the message replaced by None), i.e. a string lite
     deprecate, or of the `reword`/`same_details` helpers,
   - a message argument of module_utils' own helpers (MESSAGE_ARGS, from a position
     on: the `what` of write_once and wait_until, the reason of migration's Plan, ...),
-    an `.append()` to a list of messages (MESSAGE_LISTS: problems, warnings, parts,
+    an `.append()` to a list of messages (MESSAGE_LISTS: problems, warnings, reasons,
     ...), or the `return` of a function whose result is words only (MESSAGE_FUNCTIONS:
     the labels, in_use_error, explain, ...),
   - a keyword argument named msg, message, hint, reason, what or detail,
@@ -79,7 +79,7 @@ MESSAGE_FUNCTIONS = {'_label', 'label', 'share_label', 'network_label', 'zone_la
                      'in_use_error', 'describe_targets',
                      'explain'}     # MigrationAPI.explain: the words after a failed wait
 # lists that collect messages: problems.append('...')
-MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes', 'parts')
+MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes', 'parts', 'reasons')
 
 # The score (over the modules run) below which the run fails.
 FLOOR = 90.0
