@@ -181,6 +181,8 @@ def test_the_filter_redacts_from_four_characters_on_and_the_longest_secret_first
     assert redacted_by_filter(['abc', 'abcd'], 'abc abcd') == 'abc <redacted>'
     # 'abcdefgh' inside 'abcdefghijkl': the longer goes first, nothing of it is left
     assert redacted_by_filter(['abcdefgh', 'abcdefghijkl'], 'x abcdefghijkl y') == 'x <redacted> y'
+    # by length, not by text: 'bcdz' sorts after 'abcdzz' but lies inside it
+    assert redacted_by_filter(['bcdz', 'abcdzz'], 'x abcdzz y bcdz') == 'x <redacted> y <redacted>'
     assert redacted_by_filter(['', None, 'abcd'], 'abcd') == '<redacted>'
 
 
