@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from keystoneauth1 import exceptions as ksa_exc
+
 from ansible_collections.openkeel.manila.plugins.module_utils import snapshots as sn
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -305,3 +307,41 @@ def test_find_by_name_without_a_share_filters_by_name_only():
         expect('GET', '/v2/snapshots/detail?name=n', RecordedResponse(200, {'snapshots': [snap()]})),
     ])
     assert sn.SnapshotAPI(client).find_by_name('n')['id'] == 's1'
+
+
+def test_a_lost_metadata_key_removal_is_seen_on_the_snapshot():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH + '/metadata/a', ksa_exc.ConnectFailure('Connection aborted.')),
+        expect('GET', SNAP_PATH, got(metadata={'b': '2'})),
+    ], clock=FakeClock())
+    sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
+    assert len(session.writes()) == 1
+
+
+def test_a_busy_snapshot_without_waiting_is_an_error():
+    client, session = make_client([])
+    with pytest.raises(CannotConverge) as err:
+        sn.SnapshotAPI(client).settle(snap(status='creating'), wait=False)
+    assert str(err.value) == 'Snapshot n (s1) is busy (creating); run again later or set wait=true.'
+
+
+def test_settle_share_waits_with_the_snapshot_timeout():
+    client, session = make_client([
+        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': dict(SHARE, status='extending')})),
+        expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
+               RecordedResponse(200, {'messages': []})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).settle_share(dict(SHARE, status='extending'))
+    assert 'after 0 seconds' in str(err.value)
+
+
+def test_an_older_namesake_being_deleted_does_not_take_the_name():
+    mine = snap('s2', name='tuesday', created_at='2026-01-02T00:00:00')
+    leaving = snap('s1', name='tuesday', created_at='2026-01-01T00:00:00', status='deleting')
+    client, session = make_client([
+        expect('GET', '/v2/snapshots/detail?name=tuesday&share_id=sh', RecordedResponse(200, {
+            'snapshots': [leaving, mine]})),
+    ])
+    assert sn.SnapshotAPI(client).settle_namesakes(mine) == (mine, False)
+    assert client.warnings == [] and session.writes() == []
