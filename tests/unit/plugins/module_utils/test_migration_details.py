@@ -677,3 +677,18 @@ def test_the_summary_reports_the_last_poll_and_the_hosts():
     m.api.last_seen = None
     assert m.summary() == {'task_state': 'migration_success', 'total_progress': None,
                            'details': {}, 'source_host': BETA, 'destination_host': GAMMA}
+
+
+def test_a_retype_that_failed_while_looking_for_its_destination_is_started_again():
+    # a retype on the pool the share is on: in flight when read, failed by the next read
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [
+            share('migration_starting', host=BETA, status='migrating', share_type='t-0')]})),
+        expect('GET', TYPES, RecordedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': BETA}]})),
+        expect('GET', SHARE_PATH, got_share('migration_error', host=BETA, share_type='t-0')),
+        expect('GET', BETA_POOL, RecordedResponse(200, {'pools': [{'name': BETA}]})),
+    ], clock=FakeClock())
+    m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
+    assert m.prepare().action == 'start'
