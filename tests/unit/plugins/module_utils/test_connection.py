@@ -186,9 +186,9 @@ def test_connect_reads_the_catalog_with_the_session_of_the_task_params(monkeypat
     session = RecordedSession([versions_exchange('2.99')])
 
     class SeeingAuth(Auth):
-        def get_access(self, asked):
-            seen['session'] = asked
-            return Auth.get_access(self, asked)
+        def get_access(self, session):
+            seen['session'] = session
+            return Auth.get_access(self, session)
 
     def cloud_region(params):
         seen['params'] = params

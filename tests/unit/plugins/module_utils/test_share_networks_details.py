@@ -125,7 +125,6 @@ def test_views_and_prediction():
     assert sn.result_view({'id': 'x'}, None) == {'id': 'x', 'security_services': []}
 
 
-
 # -- more of the plan ------------------------------------------------------------------------
 
 def test_every_bad_subnet_and_service_is_looked_at():

@@ -126,7 +126,6 @@ def test_plan_share_snapshots_order_and_refusals():
     assert sn.plan_share_snapshots(SHARE, [snap('e', status='deleting')], True)[0]['id'] == 'e'
 
 
-
 # -- what the plans carry -------------------------------------------------------------------
 
 def test_the_deletion_shows_the_snapshot_before():

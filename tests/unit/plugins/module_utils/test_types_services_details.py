@@ -351,7 +351,6 @@ def test_the_networks_of_a_service_read_by_id():
     assert api.networks_of({'id': 'sid', 'share_networks': None}) == []
 
 
-
 # -- share types: what the plans show and what the API class sends -----------------------------
 
 def test_type_plans_show_the_description_and_only_declared_projects():
