@@ -426,3 +426,37 @@ def test_a_network_in_network_change_is_waited_for():
     with pytest.raises(CannotConverge) as err:
         api.settle(busy, wait=False)
     assert 'is busy (network_change)' in str(err.value)
+
+
+def test_the_default_subnet_is_listed_first_whatever_the_zone_names():
+    net = network(share_network_subnets=[
+        {'id': 'sub1', 'availability_zone': 'AZ1', 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'},
+        {'id': 'sub0', 'availability_zone': None, 'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'}])
+    assert [s['availability_zone'] for s in sn.diff_view(net, [])['subnets']] == [None, 'AZ1']
+    after = sn.predicted_after(net, [], sn.NetworkPlan('nothing'))
+    assert [s['availability_zone'] for s in after['subnets']] == [None, 'AZ1']
+
+
+def test_every_subnet_after_a_zone_declared_twice_is_looked_at():
+    with pytest.raises(InvalidInput) as err:
+        sn.normalize_subnets([{'availability_zone': 'z'}, {'availability_zone': 'z'},
+                              {'neutron_net_id': 'n'}])
+    assert 'subnets[1]' in str(err.value) and 'subnets[2]' in str(err.value)
+
+
+def test_a_swap_after_a_plain_add():
+    old = {'id': 'l0', 'name': 'ldap-old', 'type': 'ldap'}
+    new = {'id': 'l1', 'name': 'ldap-new', 'type': 'ldap'}
+    krb = {'id': 'k1', 'name': 'krb', 'type': 'kerberos'}
+    assert sn.plan_security_services([old], [krb, new], purge=True) == ([krb], [], [(old, new)])
+
+
+@pytest.mark.parametrize('attached', [[], ['cur', 'new']])
+def test_a_replacement_not_seen_whole_is_sent_again(attached):
+    client, session = make_client([
+        expect('POST', ACTION, error(503)),
+        expect('GET', SERVICES_OF, ok({'security_services': [{'id': i} for i in attached]})),
+        expect('POST', ACTION, RecordedResponse(202)),
+    ], clock=FakeClock())
+    sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
+    assert len(session.writes()) == 2
