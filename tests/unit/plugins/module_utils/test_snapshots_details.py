@@ -19,6 +19,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils import snapshots a
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
+    NotApplied,
     UnsupportedFeature,
     WaitTimeout,
 )
@@ -344,3 +345,12 @@ def test_an_older_namesake_being_deleted_does_not_take_the_name():
     ])
     assert sn.SnapshotAPI(client).settle_namesakes(mine) == (mine, False)
     assert client.warnings == [] and session.writes() == []
+
+
+def test_a_lost_metadata_key_removal_with_the_key_still_there_was_not_applied():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH + '/metadata/a', ksa_exc.ConnectFailure('Connection aborted.')),
+    ] + [expect('GET', SNAP_PATH, got(metadata={'a': '1'}))] * 3, clock=FakeClock())
+    with pytest.raises(NotApplied):
+        sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
+    assert len(session.writes()) == 1
