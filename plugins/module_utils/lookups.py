@@ -209,38 +209,38 @@ def same_value(shown, wanted):
     return shown == wanted
 
 
-def changed_to(client, kind, resource_id, expected, get=None):
-    """An observer for a change: the resource when it shows ``expected``
-    (field: value), else None.  ``get``: how to read it (default: by ID)."""
+def changed_to(client, kind, resource_id, expected):
+    """An observer for a change: the resource (read by ID) when it shows
+    ``expected`` (field: value), else None."""
     def observe():
-        found = get(resource_id) if get else get_by_id(client, kind, resource_id)
+        found = get_by_id(client, kind, resource_id)
         return found if shows(found, expected) else None
     return observe
 
 
-def holds_items(client, kind, resource_id, items, field='metadata', get=None):
+def holds_items(client, kind, resource_id, items, field='metadata'):
     """An observer for a metadata (or extra spec) update: True when the
     resource's ``field`` holds every item, else None."""
     def observe():
-        found = (get(resource_id) if get else get_by_id(client, kind, resource_id)) or {}
+        found = get_by_id(client, kind, resource_id) or {}
         held = found.get(field) or {}
         return True if all(held.get(k) == v for k, v in items.items()) else None
     return observe
 
 
-def lacks_key(client, kind, resource_id, key, field='metadata', get=None):
+def lacks_key(client, kind, resource_id, key, field='metadata'):
     """An observer for the removal of one metadata (or extra spec) key."""
     def observe():
-        found = (get(resource_id) if get else get_by_id(client, kind, resource_id)) or {}
+        found = get_by_id(client, kind, resource_id) or {}
         return True if key not in (found.get(field) or {}) else None
     return observe
 
 
-def gone_or_leaving(client, kind, resource_id, leaving=(), get=None):
+def gone_or_leaving(client, kind, resource_id, leaving=()):
     """An observer for a deletion: True when the resource is gone or on its
     way out (a status in ``leaving``), else None."""
     def observe():
-        found = get(resource_id) if get else get_by_id(client, kind, resource_id)
+        found = get_by_id(client, kind, resource_id)
         return True if found is None or found.get('status') in leaving else None
     return observe
 

@@ -520,14 +520,15 @@ class Migration(object):
                                               option='new_share_network')['id']
         self.share = self.before = share
         self.source, self.destination = self.hosts(share)
-        move_needed = bool(self.host) and needs_move(share, self.host, self.type_id,
-                                                     self.network_id)
-        self.plan = plan(share, self.state, self.host, self.destination, move_needed)
+        self.plan = plan(share, self.state, self.host, self.destination,
+                         self.move_needed(share))
         if self.plan.action == FIND_DESTINATION:
             self.share, self.source, self.destination = self.api.wait_destination(
                 share, min(self.timeout, DESTINATION_WAIT))
+            # the share as it is now: a migration that ended meanwhile may
+            # already have brought it where the task wants it
             self.plan = plan(self.share, self.state, self.host, self.destination,
-                             move_needed)
+                             self.move_needed(self.share))
         if self.plan.action == ERROR:
             raise CannotConverge(self.plan.reason, result=dict(
                 share=self.share, migration=summarize(self.share, None, self.source,
@@ -535,6 +536,11 @@ class Migration(object):
         if START in self.plan.steps:
             lookups.require_pool(self.client, self.host)
         return self.plan
+
+    def move_needed(self, share):
+        """Is ``share`` (with no migration in flight) not yet where the task wants it?"""
+        return bool(self.host) and needs_move(share, self.host, self.type_id,
+                                              self.network_id)
 
     def hosts(self, share):
         if not in_flight(share):

@@ -216,15 +216,15 @@ def plan_security_services(attached, desired, purge):
 class NetworkPlan(object):
     """What to do to one share network.
 
-    ``create``: the POST body; ``update``: the PUT body (name, description,
-    the default subnet's neutron IDs); ``subnet_creates``/``subnet_deletes``;
-    ``adds``/``removes``/``swaps``: security services.
+    ``update``: the PUT body (name, description, the default subnet's
+    neutron IDs); ``subnet_creates``/``subnet_deletes``;
+    ``adds``/``removes``/``swaps``: security services.  (A create's body is
+    create_body's.)
     """
 
-    def __init__(self, action, create=None, update=None, subnet_creates=None,
+    def __init__(self, action, update=None, subnet_creates=None,
                  subnet_deletes=None, adds=None, removes=None, swaps=None):
         self.action = action
-        self.create = create
         self.update = update or {}
         self.subnet_creates = subnet_creates or []
         self.subnet_deletes = subnet_deletes or []

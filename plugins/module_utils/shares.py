@@ -420,10 +420,9 @@ class ShareAPI(object):
                 return found
         return self.find_by_name(name_or_id)
 
-    def namesakes(self, name, soft_deleted=False):
-        """Every share named exactly ``name`` (one request)."""
-        extra = {'is_soft_deleted': 'true'} if soft_deleted else None
-        return lookups.list_by_name(self.client, 'share', name, extra)
+    def recycled_namesakes(self, name):
+        """Every share in the recycle bin named exactly ``name`` (one request)."""
+        return lookups.list_by_name(self.client, 'share', name, {'is_soft_deleted': 'true'})
 
     def find_by_name(self, name, soft_deleted=False):
         """The share named ``name``, or None; AmbiguousName for several.
@@ -433,7 +432,7 @@ class ShareAPI(object):
         lookup waits (up to the timeout) until they settle, then decides.
         """
         if soft_deleted:
-            return lookups.single('share', name, self.namesakes(name, soft_deleted))
+            return lookups.single('share', name, self.recycled_namesakes(name))
         return find_settled(self.client, 'share', name, racing, self.timeout)
 
     def require(self, name_or_id):

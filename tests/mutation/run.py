@@ -25,6 +25,11 @@ message (its words changed, or the message replaced by None), i.e. a string lite
   - the argument list of a `raise`d expression or of a call to an exception class
     (a name ending in Error, or one of errors.py's classes), or of fail_json/warn/
     deprecate, or of the `reword`/`same_details` helpers,
+  - a message argument of module_utils' own helpers (MESSAGE_ARGS, from a position
+    on: the `what` of write_once and wait_until, the reason of migration's Plan, ...),
+    an `.append()` to a list of messages (MESSAGE_LISTS: problems, warnings, reasons,
+    ...), or the `return` of a function whose result is words only (MESSAGE_FUNCTIONS:
+    the labels, in_use_error, explain, ...),
   - a keyword argument named msg, message, hint, reason, what or detail,
   - an assignment to a name ending in msg/message/hint/text/what,
   - a `%` or `+` or `.format()`/`.join()` expression, or the key of an `x.get(...)`,
@@ -64,13 +69,17 @@ MESSAGE_TARGET_SUFFIXES = ('msg', 'message', 'hint', 'text', 'what', 'where', 'l
 # module_utils' own helpers whose positional arguments from this index on are messages
 # (their parameters `what`, `goal`: the words of a failure or of a log line)
 MESSAGE_ARGS = {'require': 1, 'write_once': 2, '_after_lost_answer': 2, '_observe': 1,
-                'wait_until': 3, 'wait_for_status': 4}
+                'wait_until': 3, 'wait_for_status': 4,
+                # migration: Plan(action, steps, reason), wait_task_state(share, targets,
+                # errors, what)
+                'Plan': 2, 'wait_task_state': 3}
 # functions of module_utils whose result is words for a message and nothing else
 MESSAGE_FUNCTIONS = {'_label', 'label', 'share_label', 'network_label', 'zone_label',
                      'service_label', 'snapshot_label', 'names_and_ids', 'immutable_error',
-                     'in_use_error', 'describe_targets'}
+                     'in_use_error', 'describe_targets',
+                     'explain'}     # MigrationAPI.explain: the words after a failed wait
 # lists that collect messages: problems.append('...')
-MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes')
+MESSAGE_LISTS = ('problems', 'errors', 'messages', 'warnings', 'notes', 'parts', 'reasons')
 
 # The score (over the modules run) below which the run fails.
 FLOOR = 90.0

@@ -482,6 +482,27 @@ def test_wait_share_status_believes_a_lasting_error_after_the_grace():
     assert clock.now == pytest.approx(slept)
 
 
+class GraceClock(FakeClock):
+    """A monotonic clock that starts anywhere, and whose every pause lasts the grace."""
+
+    def __init__(self):
+        super(GraceClock, self).__init__()
+        self.now = 1000.0
+
+    def sleep(self, seconds):
+        FakeClock.sleep(self, STALE_ERROR_GRACE)
+
+
+def test_wait_share_status_believes_a_lasting_error_at_exactly_the_grace():
+    clock = GraceClock()
+    client, _session = make_client(share_status_script('error', 'error'), clock=clock)
+    api = AccessAPI(client, timeout=300)
+    settled = api.wait_share_status(SHARE_ID, lambda share_id: lookups.get_by_id(client, 'share', share_id),
+                                    rules=[dict(rule('10.0.0.1'), id='r1')])
+    assert settled['access_rules_status'] == 'error'
+    assert clock.now == 1000.0 + STALE_ERROR_GRACE
+
+
 def test_wait_share_status_believes_an_error_a_listed_rule_explains():
     clock = FakeClock()
     client, _session = make_client(share_status_script('error'), clock=clock)

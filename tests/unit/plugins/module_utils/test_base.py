@@ -108,7 +108,7 @@ def test_connect_without_openstacksdk_fails(monkeypatch):
     monkeypatch.setattr(connection, 'SDK_IMPORT_ERROR', 'no module named openstack')
     with pytest.raises(Fail) as got:
         module()._connect()
-    assert 'openstacksdk' in got.value.result['msg']
+    assert 'required Python library (openstacksdk)' in got.value.result['msg']
     assert got.value.result['exception'] == 'no module named openstack'
 
 
@@ -181,3 +181,22 @@ def test_other_exceptions_are_bugs_and_propagate():
     Sample.action = bug
     with pytest.raises(KeyError):
         module()()
+
+
+def test_a_refusal_keeps_what_the_task_returns():
+    def refused(self):
+        raise Forbidden('policy', status=403, result={'share': {'id': 's'}})
+    got = outcome(module(), refused, Fail)
+    assert got['share'] == {'id': 's'} and got['status'] == 403
+
+
+class Exclusive(Sample):
+    argument_spec = dict(a=dict(type='str'), b=dict(type='str'))
+    module_kwargs = dict(mutually_exclusive=[('a', 'b')])
+
+
+def test_the_module_kwargs_reach_ansible():
+    with patch_module_args({'a': 'x', 'b': 'y'}):
+        with pytest.raises(Fail) as got:
+            Exclusive()
+    assert 'mutually exclusive: a|b' in got.value.result['msg']

@@ -179,3 +179,22 @@ def test_connect_when_keystone_refuses_the_session(monkeypatch):
     with pytest.raises(ConfigurationError) as err:
         connection.connect({})
     assert err.value.status == 401 and str(err.value).startswith('Keystone authentication failed')
+
+
+def test_connect_reads_the_catalog_with_the_session_of_the_task_params(monkeypatch):
+    seen = {}
+    session = RecordedSession([versions_exchange('2.99')])
+
+    class SeeingAuth(Auth):
+        def get_access(self, session):
+            seen['session'] = session
+            return Auth.get_access(self, session)
+
+    def cloud_region(params):
+        seen['params'] = params
+        return Region(session=session)
+    session.auth = SeeingAuth([service('sharev2', ('public', None, 'http://127.0.0.1:8786/v2'))])
+    monkeypatch.setattr(connection, 'cloud_region', cloud_region)
+    params = {'interface': 'public', 'cloud': 'devstack'}
+    connection.connect(params)
+    assert seen == {'params': params, 'session': session}

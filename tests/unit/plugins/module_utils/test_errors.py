@@ -159,3 +159,12 @@ def test_reword_and_same_details():
         raise NotFound('nf')
     with pytest.raises(NotFound):
         other()
+
+
+def test_every_converted_error_keeps_the_message_and_the_request():
+    http = ksa_exc.ServiceUnavailable('busy')
+    assert error_from_keystoneauth(http, 'POST', URL).message == str(http)
+    for raised in (ksa_exc.ConnectFailure('refused'), ksa_exc.ClientException('odd'),
+                   ValueError('bad')):
+        exc = error_from_keystoneauth(raised, 'DELETE', URL)
+        assert (exc.method, exc.url) == ('DELETE', URL), raised

@@ -585,3 +585,17 @@ def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
     finally:
         monkeypatch.delenv('TZ')
         time.tzset()
+
+
+@pytest.mark.parametrize('shown,wanted,same', [
+    # an empty text and none are the same
+    ('', None, True), (None, '', True), ('x', '', False), ('x', None, False),
+    # a boolean sent compares as one, whichever way Manila shows it
+    (True, True, True), ('True', True, True), ('false', False, True),
+    ('false', True, False), (False, True, False), ('yes', True, False),
+    ('a', 'a', True), ('A', 'a', False),
+])
+def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
+    assert lookups.same_value(shown, wanted) is same
+    assert lookups.shows({'field': shown}, {'field': wanted}) is same
+    assert lookups.shows({}, {'field': wanted}) is False

@@ -13,9 +13,11 @@ from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.plugins.module_utils import migration as mig
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     InvalidInput,
     ManilaError,
     WaitFailed,
+    WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     Migration,
@@ -494,6 +496,7 @@ def test_prepare_finds_the_destination_then_plans():
     m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
     p = m.prepare()
     assert p.action == 'resume' and (m.source, m.destination) == (ALPHA, BETA)
+    assert p.steps == ('wait_phase1', 'complete', 'wait_success')
     assert m.share['task_state'] == 'migration_driver_in_progress'
     assert m.before['task_state'] == 'migration_starting'
 
@@ -520,3 +523,172 @@ def test_prepare_resolves_a_new_share_network():
     m = Migration(client, 'data', 'completed', BETA, new_share_network='net2', flags=resolve_flags({}))
     assert m.prepare().action == 'start' and m.network_id == net
     assert start_body(BETA, m.flags, m.type_id, m.network_id)['new_share_network_id'] == net
+
+
+# -- what the runner hands on, and the plan after waiting for a destination -------------------
+
+GAMMA = 'openkeel@gamma#fake_pool_for_GAMMA'
+SHARES_BY_NAME = '/v2/shares/detail?name=data'
+BETA_POOL = '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24'
+TYPES = '/v2/types?is_public=all'
+
+
+def on_poll(_seen):
+    pass
+
+
+def test_the_runner_hands_its_timeout_and_on_poll_to_the_api():
+    client, session = make_client([])
+    m = Migration(client, 'data', 'cancelled')
+    assert (m.timeout, m.api.timeout, m.api.on_poll) == (3600, 3600, None)
+    m = Migration(client, 'data', 'cancelled', timeout=50, on_poll=on_poll)
+    assert (m.timeout, m.api.timeout, m.api.on_poll) == (50, 50, on_poll)
+
+
+def test_a_complete_pool_name_is_valid():
+    flags = resolve_flags({})
+    for state in ('completed', 'phase1_done', 'cancelled'):
+        assert validate_request(state, BETA, flags) is flags
+
+
+def test_the_plan_in_flight_names_the_share():
+    got = plan(share('migration_driver_in_progress', status='migrating'), 'completed', BETA, BETA)
+    assert got.action == 'resume' and ('share data (%s)' % SID) in got.reason
+
+
+def test_without_a_source_instance_the_source_is_the_share_host():
+    client, session = make_client([
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating_to', 'host': BETA}]})),
+    ])
+    m = runner(client)
+    assert m.hosts(share('migration_driver_in_progress', host=ALPHA, status='migrating')) == (ALPHA, BETA)
+
+
+@pytest.mark.parametrize('host,share_type,action', [
+    (BETA, 't-1', 'nothing'),      # on the pool, of the type: nothing to do
+    (BETA, 't-2', 'start'),        # on the pool, another type: a retype on the same pool
+    (ALPHA, 't-1', 'start'),       # of the type, on another pool
+])
+def test_prepare_compares_the_pool_and_the_new_type(host, share_type, action):
+    current = share(host=host, share_type=share_type, share_type_name='x')
+    exchanges = [
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [current]})),
+        expect('GET', TYPES, RecordedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
+    ]
+    if action == 'start':
+        exchanges.append(expect('GET', BETA_POOL, RecordedResponse(200, {'pools': [{'name': BETA}]})))
+    client, session = make_client(exchanges)
+    m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
+    assert m.prepare().action == action and m.type_id == 't-1'
+
+
+def test_prepare_without_a_new_type_or_network_on_the_pool_does_nothing():
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [share(host=BETA)]})),
+    ])
+    assert Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare().action == 'nothing'
+
+
+@pytest.mark.parametrize('option,listing,key', [
+    ('new_share_type', TYPES, 'share_types'),
+    ('new_share_network', '/v2/share-networks/detail?name=nowhere', 'share_networks'),
+])
+def test_an_unknown_new_type_or_network_names_its_option(option, listing, key):
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [share()]})),
+        expect('GET', listing, RecordedResponse(200, {key: []})),
+    ])
+    m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}), **{option: 'nowhere'})
+    with pytest.raises(InvalidInput) as err:
+        m.prepare()
+    assert str(err.value).startswith('%s: no ' % option)
+
+
+def test_a_migration_that_ended_while_looking_for_its_destination_is_not_started_again():
+    # in flight from ALPHA when read; done (the share now on BETA) by the next read
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [
+            share('migration_starting', status='migrating')]})),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}]})),
+        expect('GET', SHARE_PATH, got_share('migration_success', host=BETA)),
+    ], clock=FakeClock())
+    m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
+    p = m.prepare()
+    assert p.action == 'nothing' and not p.changes
+    assert (m.source, m.destination) == (BETA, None)
+
+
+def test_a_destination_found_elsewhere_after_waiting_is_an_error():
+    starting = share('migration_starting', status='migrating')
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [starting]})),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}]})),
+        expect('GET', SHARE_PATH, got_share('migration_driver_in_progress', status='migrating')),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': GAMMA}]})),
+    ], clock=FakeClock())
+    with pytest.raises(CannotConverge) as err:
+        Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare()
+    assert GAMMA in str(err.value)
+    assert err.value.result == {
+        'share': share('migration_driver_in_progress', status='migrating'),
+        'migration': {'task_state': 'migration_driver_in_progress', 'total_progress': None,
+                      'details': {}, 'source_host': ALPHA, 'destination_host': GAMMA}}
+
+
+def test_waiting_for_a_destination_times_out_with_the_task_state():
+    client, session = make_client([
+        expect('GET', SHARE_PATH, got_share('migration_starting', status='migrating')),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': ALPHA}]})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        MigrationAPI(client).wait_destination(share(), 0)
+    assert str(err.value).startswith(
+        'The destination of the migration of share data (%s) is still unknown '
+        '(task_state migration_starting) after 0 seconds (waiting for Manila to name it)' % SID)
+
+
+def test_the_start_sends_the_new_type_and_network():
+    flags = resolve_flags({})
+    client, session = make_client([
+        expect('POST', ACTION, RecordedResponse(202), body={'migration_start': dict(
+            start_body(BETA, flags), new_share_type_id='t-1', new_share_network_id='n-1')}),
+    ])
+    m = runner(client, current=share())
+    m.type_id, m.network_id = 't-1', 'n-1'
+    m.run_step('start')
+    assert len(session.writes()) == 1
+
+
+def test_the_summary_reports_the_last_poll_and_the_hosts():
+    client, session = make_client([])
+    m = runner(client, current=share('migration_success', host=BETA))
+    m.source, m.destination = ALPHA, GAMMA
+    m.api.last_seen = {'task_state': 'migration_success', 'total_progress': 100, 'details': {'a': 1}}
+    assert m.summary() == {'task_state': 'migration_success', 'total_progress': 100,
+                           'details': {'a': 1}, 'source_host': ALPHA, 'destination_host': GAMMA}
+    # not run: no poll counts; the share is no longer in flight, so nothing is read
+    assert m.summary(ran=False)['total_progress'] is None
+    m.source = None
+    m.api.last_seen = None
+    assert m.summary() == {'task_state': 'migration_success', 'total_progress': None,
+                           'details': {}, 'source_host': BETA, 'destination_host': GAMMA}
+
+
+def test_a_retype_that_failed_while_looking_for_its_destination_is_started_again():
+    # a retype on the pool the share is on: in flight when read, failed by the next read
+    client, session = make_client([
+        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [
+            share('migration_starting', host=BETA, status='migrating', share_type='t-0')]})),
+        expect('GET', TYPES, RecordedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
+        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+            {'status': 'migrating', 'host': BETA}]})),
+        expect('GET', SHARE_PATH, got_share('migration_error', host=BETA, share_type='t-0')),
+        expect('GET', BETA_POOL, RecordedResponse(200, {'pools': [{'name': BETA}]})),
+    ], clock=FakeClock())
+    m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
+    assert m.prepare().action == 'start'

@@ -158,3 +158,58 @@ def test_a_log_file_that_cannot_be_written_fails_naming_the_option(tmp_path):
 ])
 def test_redact(text, expected):
     assert connection.redact(text) == expected
+
+
+def test_the_secret_fields_of_the_task_auth_and_of_a_cloud_dict():
+    auth = {'username': 'alice', 'password': 'p-1', 'token': 't-1', 'passcode': 'c-1',
+            'application_credential_secret': 's-1', 'user_domain_name': 'Default'}
+    assert sorted(connection.task_secrets({'auth': auth})) == ['c-1', 'p-1', 's-1', 't-1']
+    # both the cloud dict's and the task's own; the task's value wins a shared key
+    params = {'cloud': {'auth': {'password': 'cloud-pw', 'token': 'cloud-token'}},
+              'auth': {'token': 'task-token'}}
+    assert sorted(connection.task_secrets(params)) == ['cloud-pw', 'task-token']
+
+
+def redacted_by_filter(secrets, message):
+    record = logging.LogRecord('openstack.test', logging.WARNING, __file__, 1, '%s', (message,), None)
+    connection.RedactingFilter(secrets).filter(record)
+    return record.getMessage()
+
+
+def test_the_filter_redacts_from_four_characters_on_and_the_longest_secret_first():
+    assert connection.MIN_SECRET_LENGTH == 4
+    assert redacted_by_filter(['abc', 'abcd'], 'abc abcd') == 'abc <redacted>'
+    # 'abcdefgh' inside 'abcdefghijkl': the longer goes first, nothing of it is left
+    assert redacted_by_filter(['abcdefgh', 'abcdefghijkl'], 'x abcdefghijkl y') == 'x <redacted> y'
+    # by length, not by text: 'bcdz' sorts after 'abcdzz' but lies inside it
+    assert redacted_by_filter(['bcdz', 'abcdzz'], 'x abcdzz y bcdz') == 'x <redacted> y <redacted>'
+    assert redacted_by_filter(['', None, 'abcd'], 'abcd') == '<redacted>'
+
+
+def test_an_exception_logged_with_a_secret_is_redacted(sdk_log):
+    path = sdk_log(auth={'password': PASSWORD})
+    try:
+        raise ValueError('refused %s' % PASSWORD)
+    except ValueError:
+        logging.getLogger('keystoneauth.test').exception('the call failed')
+    text = read(path)
+    assert 'the call failed' in text and 'ValueError: refused <redacted>' in text
+    assert PASSWORD not in text
+
+
+@pytest.mark.parametrize('level,debug', [('DEBUG', True), ('INFO', False)])
+def test_the_level_sets_both_debug_flags_of_openstacksdk(sdk_log, monkeypatch, level, debug):
+    seen = []
+    monkeypatch.setattr(connection.openstack, 'enable_logging',
+                        lambda **kwargs: seen.append(kwargs))
+    sdk_log(sdk_log_level=level)
+    assert len(seen) == 1
+    assert (seen[0]['debug'], seen[0]['http_debug']) == (debug, debug)
+    assert len(seen[0]['handlers']) == 1
+
+
+def test_the_second_setup_returns_the_first_handler(sdk_log):
+    path = sdk_log()
+    first = connection._SDK_LOG_HANDLERS[path]
+    assert first is not None
+    assert connection.setup_sdk_logging({'sdk_log_path': path, 'sdk_log_level': 'INFO'}) is first

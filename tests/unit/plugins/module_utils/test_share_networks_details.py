@@ -1,6 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Share networks: the plan's remaining branches (pure functions)."""
+"""Share networks: the plan's remaining branches (pure functions), what uses a
+network (Usage), and what the API class sends (recorded HTTP)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,8 +11,18 @@ import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import share_networks as sn
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    AmbiguousName,
     CannotConverge,
     InvalidInput,
+    UnsupportedFeature,
+    WaitFailed,
+    WaitTimeout,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
+    RecordedResponse,
+    expect,
+    make_client,
 )
 
 
@@ -48,8 +59,8 @@ def test_normalize_subnets():
 
 def test_plan_object():
     plan = sn.NetworkPlan('nothing')
-    assert (plan.create, plan.update, plan.subnet_creates, plan.subnet_deletes, plan.adds,
-            plan.removes, plan.swaps) == (None, {}, [], [], [], [], [])
+    assert (plan.update, plan.subnet_creates, plan.subnet_deletes, plan.adds,
+            plan.removes, plan.swaps) == ({}, [], [], [], [], [])
     assert repr(plan) == "NetworkPlan('nothing')"
     assert not plan.changed and not plan.update_neutron and not plan.service_changes
     assert sn.NetworkPlan('create').changed and sn.NetworkPlan('delete').changed
@@ -112,3 +123,340 @@ def test_views_and_prediction():
     assert after['subnets'] == [{'availability_zone': None, 'neutron_net_id': 'n1',
                                  'neutron_subnet_id': 's1'}]
     assert sn.result_view({'id': 'x'}, None) == {'id': 'x', 'security_services': []}
+
+
+# -- more of the plan ------------------------------------------------------------------------
+
+def test_every_bad_subnet_and_service_is_looked_at():
+    with pytest.raises(InvalidInput) as err:
+        sn.normalize_subnets([{'neutron_net_id': 'n'}, {'availability_zone': 'z', 'neutron_subnet_id': 's'}])
+    assert 'subnets[0]' in str(err.value) and 'subnets[1]' in str(err.value)
+    ldap = {'id': 'l1', 'name': 'ldap', 'type': 'ldap'}
+    krb = {'id': 'k1', 'name': 'krb', 'type': 'kerberos'}
+    adds, removes, swaps = sn.plan_security_services([], [krb, ldap], purge=False)
+    assert (adds, removes, swaps) == ([krb, ldap], [], [])
+
+
+def test_rename_only_when_asked():
+    assert sn.plan_network(network(), {'name': 'new'}, [], None, False).update == {}
+
+
+def test_views_show_the_description_and_the_subnets():
+    view = sn.diff_view(network(description='d'), [])
+    assert view == {'name': 'net', 'description': 'd', 'security_services': [], 'subnets': [
+        {'availability_zone': None, 'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'}]}
+    got = sn.predicted_network({'name': 'x', 'description': 'd'}, sn.subnet_entry('z', 'n', 's', 'old'))
+    assert got['description'] == 'd' and got['share_network_subnets'][0]['id'] is None
+
+
+def test_predicted_after_keeps_the_services_not_dropped():
+    ldap = {'id': 'l1', 'name': 'ldap'}
+    krb = {'id': 'k1', 'name': 'krb'}
+    ad = {'id': 'a1'}
+    plan = sn.NetworkPlan('update', adds=[ad])
+    after = sn.predicted_after(network(description='d'), [ldap, krb], plan)
+    assert after['security_services'] == ['a1', 'krb', 'ldap'] and after['description'] == 'd'
+    assert after['name'] == 'net'
+
+
+# -- Usage: what uses a network ---------------------------------------------------------------
+
+SERVERS = '/v2/share-servers?share_network_id=nid'
+SHARES = '/v2/shares/detail?share_network_id=nid&all_tenants=1&limit=1000&offset=0'
+
+
+def ok(body):
+    return RecordedResponse(200, body)
+
+
+def test_usage_reads_the_servers_once():
+    client, session = make_client([
+        expect('GET', SERVERS, ok({'share_servers': [{'id': 'srv-b'}, {'id': 'srv-a'}]})),
+    ])
+    usage = sn.Usage(client, 'nid')
+    assert usage.has_servers() and usage.has_servers()
+    assert usage.describe() == 'share servers srv-a, srv-b'
+
+
+@pytest.mark.parametrize('shares,has', [([{'id': 's2', 'name': 'b'}, {'id': 's1', 'name': 'a'}], True),
+                                        ([], False)])
+def test_a_member_sees_the_shares_instead_of_the_servers(shares, has):
+    client, session = make_client([
+        expect('GET', SERVERS, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'policy'}})),
+        expect('GET', SHARES, ok({'shares': shares})),
+    ])
+    usage = sn.Usage(client, 'nid')
+    assert usage.servers is None and usage.has_servers() is has
+    if has:
+        assert usage.describe() == 'shares a (s1), b (s2)'
+
+
+SUBNETS = [sn.subnet_entry(None, 'n0', 's0', 'sub-default'), sn.subnet_entry('z1', 'n1', 's1', 'sub-z1')]
+
+
+def usage_of(servers=(), shares=()):
+    usage = sn.Usage(None, 'nid')
+    usage._servers = None if servers is None else list(servers)
+    usage._shares = list(shares)
+    return usage
+
+
+@pytest.mark.parametrize('subnet,servers,shares,blockers', [
+    # shares of the subnet's zone; for the default subnet: those of zones without a subnet
+    (SUBNETS[1], [], [{'id': 's1', 'name': 'a', 'availability_zone': 'z1'},
+                      {'id': 's0', 'name': 'b', 'availability_zone': 'z1'}],
+     'shares a (s1), b (s0) use it; delete or move them first'),
+    (SUBNETS[1], [], [{'id': 's2', 'name': 'c', 'availability_zone': 'z2'}], ''),
+    (SUBNETS[0], [], [{'id': 's2', 'name': 'c', 'availability_zone': 'z2'}],
+     'shares c (s2) use it; delete or move them first'),
+    (SUBNETS[0], [], [{'id': 's1', 'name': 'a', 'availability_zone': 'z1'}], ''),
+    # share servers Manila did not create itself, on the subnet (2.70+: a list of subnets)
+    (SUBNETS[1], [{'id': 'srv-2', 'share_network_subnet_ids': ['sub-z1'], 'is_auto_deletable': False},
+                  {'id': 'srv-1', 'share_network_subnet_id': 'sub-z1', 'is_auto_deletable': False}], [],
+     'share servers srv-1, srv-2 on it were not created by Manila (not auto-deletable); '
+     'an admin must remove them'),
+    (SUBNETS[1], [{'id': 'srv-1', 'share_network_subnet_id': 'sub-default', 'is_auto_deletable': False}],
+     [], ''),
+    (SUBNETS[1], [{'id': 'srv-1', 'share_network_subnet_id': 'sub-z1', 'is_auto_deletable': True},
+                  {'id': 'srv-2', 'share_network_subnet_id': 'sub-z1'}], [], ''),
+    (SUBNETS[1], None, [], ''),      # servers hidden from a member
+])
+def test_what_blocks_deleting_a_subnet(subnet, servers, shares, blockers):
+    assert usage_of(servers, shares).subnet_blockers(subnet, SUBNETS) == blockers
+
+
+def test_the_subnets_of_a_share_server():
+    assert sn.server_subnets({'share_network_subnet_ids': ['a'], 'share_network_subnet_id': 'b'}) == ['a', 'b']
+    assert sn.server_subnets({'share_network_subnet_ids': None, 'share_network_subnet_id': None}) == []
+    assert sn.server_subnets({}) == []
+
+
+def test_in_use_refusals_ask_usage_about_each_deleted_subnet():
+    seen = []
+
+    class Seeing(sn.Usage):
+        def subnet_blockers(self, subnet, subnets):
+            seen.append((subnet['id'], [s['id'] for s in subnets]))
+            return 'shares x use it'
+    net = network(share_network_subnets=[{'id': 'sub0', 'availability_zone': None,
+                                          'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'},
+                                         {'id': 'sub1', 'availability_zone': 'z1',
+                                          'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}])
+    plan = sn.NetworkPlan('update', subnet_deletes=[sn.existing_subnets(net)[1]])
+    reasons = sn.in_use_refusals(plan, net, Seeing(None, 'nid'), True)
+    assert seen == [('sub1', ['sub0', 'sub1'])] and len(reasons) == 1
+
+
+# -- the API class ----------------------------------------------------------------------------
+
+NET_PATH = '/v2/share-networks/nid'
+
+
+def error(status):
+    return RecordedResponse(status, {'computeFault': {'code': status, 'message': 'busy'}})
+
+
+def test_network_api_create_and_find_by_id():
+    body = {'name': 'net', 'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'}
+    client, session = make_client([
+        expect('POST', '/v2/share-networks', ok({'share_network': dict(body, id='nid')}),
+               body={'share_network': body}),
+        expect('GET', NET_PATH, ok({'share_network': network()})),
+    ])
+    api = sn.ShareNetworkAPI(client)
+    assert api.timeout == 180
+    assert api.create(body)['id'] == 'nid'
+    assert api.find(network_id='nid')['id'] == 'nid'
+
+
+def test_a_deletion_answered_503_is_looked_up_before_sending_again():
+    client, session = make_client([
+        expect('DELETE', NET_PATH, error(503)),
+        expect('GET', NET_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+    ])
+    sn.ShareNetworkAPI(client).delete('nid')
+    assert len(session.writes()) == 1
+
+
+SUBNETS_PATH = NET_PATH + '/subnets'
+
+
+def test_a_subnet_create_sends_the_zone_and_the_ids():
+    made = {'id': 'sub1', 'availability_zone': 'z1', 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}
+    client, session = make_client([
+        expect('POST', SUBNETS_PATH, ok({'share_network_subnet': made}), body={'share-network-subnet': {
+            'neutron_net_id': 'n1', 'neutron_subnet_id': 's1', 'availability_zone': 'z1'}}),
+        expect('POST', SUBNETS_PATH, ok({'share_network_subnet': made}), body={'share-network-subnet': {}}),
+    ])
+    api = sn.ShareNetworkAPI(client)
+    assert api.create_subnet('nid', sn.subnet_entry('z1', 'n1', 's1')) == made
+    assert api.create_subnet('nid', sn.subnet_entry(None)) == made
+
+
+def test_subnets_need_2_51():
+    client, session = make_client([], max_version='2.50')
+    with pytest.raises(UnsupportedFeature):
+        sn.ShareNetworkAPI(client).create_subnet('nid', sn.subnet_entry('z1', 'n1', 's1'))
+    assert session.writes() == []
+
+
+def test_a_subnet_of_the_zone_with_other_ids_is_not_the_one_made():
+    made = {'id': 'sub1', 'availability_zone': 'z1', 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}
+    other = dict(made, id='sub9', neutron_net_id='n9', neutron_subnet_id='s9')
+    client, session = make_client([
+        expect('POST', SUBNETS_PATH, error(503)),
+        expect('GET', NET_PATH, ok({'share_network': network(share_network_subnets=[other])})),
+        expect('POST', SUBNETS_PATH, ok({'share_network_subnet': made})),
+    ], clock=FakeClock())
+    assert sn.ShareNetworkAPI(client).create_subnet('nid', sn.subnet_entry('z1', 'n1', 's1')) == made
+    assert len(session.writes()) == 2
+
+
+SERVICES_OF = '/v2/security-services?share_network_id=nid'
+ACTION = NET_PATH + '/action'
+
+
+@pytest.mark.parametrize('present,absent,ids,seen', [
+    (['new'], [], ['new'], True),
+    (['new'], [], [], None),
+    (['new'], ['cur'], ['new', 'cur'], None),
+    (['new'], ['cur'], ['cur'], None),
+    ([], ['cur'], [], True),
+])
+def test_the_attachment_observer(present, absent, ids, seen):
+    client, session = make_client([
+        expect('GET', SERVICES_OF, ok({'security_services': [{'id': i} for i in ids]})),
+    ])
+    assert sn.ShareNetworkAPI(client).attached('nid', present, absent)() is seen
+
+
+def test_a_replacement_is_one_action_and_needs_2_63():
+    client, session = make_client([
+        expect('POST', ACTION, error(503), body={'update_security_service': {
+            'current_service_id': 'cur', 'new_service_id': 'new'}}),
+        expect('GET', SERVICES_OF, ok({'security_services': [{'id': 'cur'}]})),
+        expect('POST', ACTION, RecordedResponse(202)),
+    ], clock=FakeClock())
+    sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
+    assert len(session.writes()) == 2
+    client, session = make_client([], max_version='2.62')
+    with pytest.raises(UnsupportedFeature):
+        sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
+    with pytest.raises(UnsupportedFeature):
+        sn.ShareNetworkAPI(client).check_service_change(network(), 'new')
+    assert session.writes() == []
+
+
+def test_a_replacement_already_made_is_not_sent_again():
+    client, session = make_client([
+        expect('POST', ACTION, error(503)),
+        expect('GET', SERVICES_OF, ok({'security_services': [{'id': 'new', 'name': 'n', 'type': 'ldap'}]})),
+    ], clock=FakeClock())
+    sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
+    assert len(session.writes()) == 1
+
+
+def test_a_service_check_without_an_answer_times_out_being_checked():
+    client, session = make_client([
+        expect('POST', ACTION, ok({'compatible': None})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.ShareNetworkAPI(client, timeout=0).check_service_change(network(), 'new')
+    assert 'is still being checked after 0 seconds' in str(err.value)
+
+
+def test_a_refused_service_check_without_hosts_says_to_ask_an_admin():
+    client, session = make_client([
+        expect('POST', ACTION, ok({'compatible': False})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitFailed) as err:
+        sn.ShareNetworkAPI(client).check_service_change(network(), 'new')
+    assert 'does not support it (ask an admin)' in str(err.value)
+
+
+def test_resolving_services_attached_and_looked_up():
+    ldap = {'id': 'l1', 'name': 'ldap', 'type': 'ldap'}
+    client, session = make_client([
+        expect('GET', '/v2/security-services/detail?name=krb', ok({'security_services': [
+            {'id': 'k1', 'name': 'krb', 'type': 'kerberos', 'server': 'kdc'}]})),
+    ])
+    api = sn.ShareNetworkAPI(client)
+    assert api.resolve_services(['l1', 'krb'], [ldap]) == [
+        ldap, {'id': 'k1', 'name': 'krb', 'type': 'kerberos'}]
+    with pytest.raises(AmbiguousName) as err:
+        api.resolve_services(['ldap'], [ldap, dict(ldap, id='l0')])
+    assert str(err.value) == "2 attached security services are named 'ldap' (IDs: l0, l1); use an ID."
+
+
+ZONES = '/v2/availability-zones'
+
+
+def test_zones_are_checked_against_the_cloud():
+    client, session = make_client([
+        expect('GET', ZONES, ok({'availability_zones': [{'name': 'z2'}, {'name': 'z1'}]})),
+        expect('GET', ZONES, ok({'availability_zones': [{'name': 'z2'}, {'name': 'z1'}]})),
+        expect('GET', ZONES, ok({'availability_zones': []})),
+    ])
+    api = sn.ShareNetworkAPI(client)
+    api.check_zones([None, ''])          # no zone named: no request
+    api.check_zones(['z1', None])
+    with pytest.raises(InvalidInput) as err:
+        api.check_zones(['z9', 'z1', 'z8'])
+    assert str(err.value) == ('subnets name availability zones this cloud does not have: z8, z9 '
+                              '(its zones: z1, z2). Nothing was changed.')
+    with pytest.raises(InvalidInput) as err:
+        api.check_zones(['z1'])
+    assert '(its zones: none)' in str(err.value)
+
+
+def test_a_network_in_network_change_is_waited_for():
+    busy = network(status='network_change')
+    client, session = make_client([
+        expect('GET', NET_PATH, ok({'share_network': network()})),
+        expect('GET', NET_PATH, ok({'share_network': network(status='error')})),
+        expect('GET', '/v2/messages?resource_id=nid&sort_key=created_at&sort_dir=desc&limit=3',
+               ok({'messages': [{'user_message': 'update security service: backend refused.'}]})),
+    ], clock=FakeClock())
+    api = sn.ShareNetworkAPI(client)
+    assert api.settle(network()) == network()          # at rest: no request
+    assert api.settle(busy)['status'] == 'active'
+    with pytest.raises(WaitFailed) as err:
+        api.settle(busy)
+    assert 'went to error' in str(err.value) and 'backend refused' in str(err.value)
+    with pytest.raises(CannotConverge) as err:
+        api.settle(busy, wait=False)
+    assert 'is busy (network_change)' in str(err.value)
+
+
+def test_the_default_subnet_is_listed_first_whatever_the_zone_names():
+    net = network(share_network_subnets=[
+        {'id': 'sub1', 'availability_zone': 'AZ1', 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'},
+        {'id': 'sub0', 'availability_zone': None, 'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'}])
+    assert [s['availability_zone'] for s in sn.diff_view(net, [])['subnets']] == [None, 'AZ1']
+    after = sn.predicted_after(net, [], sn.NetworkPlan('nothing'))
+    assert [s['availability_zone'] for s in after['subnets']] == [None, 'AZ1']
+
+
+def test_every_subnet_after_a_zone_declared_twice_is_looked_at():
+    with pytest.raises(InvalidInput) as err:
+        sn.normalize_subnets([{'availability_zone': 'z'}, {'availability_zone': 'z'},
+                              {'neutron_net_id': 'n'}])
+    assert 'subnets[1]' in str(err.value) and 'subnets[2]' in str(err.value)
+
+
+def test_a_swap_after_a_plain_add():
+    old = {'id': 'l0', 'name': 'ldap-old', 'type': 'ldap'}
+    new = {'id': 'l1', 'name': 'ldap-new', 'type': 'ldap'}
+    krb = {'id': 'k1', 'name': 'krb', 'type': 'kerberos'}
+    assert sn.plan_security_services([old], [krb, new], purge=True) == ([krb], [], [(old, new)])
+
+
+@pytest.mark.parametrize('attached', [[], ['cur', 'new']])
+def test_a_replacement_not_seen_whole_is_sent_again(attached):
+    client, session = make_client([
+        expect('POST', ACTION, error(503)),
+        expect('GET', SERVICES_OF, ok({'security_services': [{'id': i} for i in attached]})),
+        expect('POST', ACTION, RecordedResponse(202)),
+    ], clock=FakeClock())
+    sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
+    assert len(session.writes()) == 2

@@ -699,3 +699,15 @@ def test_a_race_that_ends_with_two_shares_at_rest_is_ambiguous_at_once():
     with pytest.raises(AmbiguousName):
         ShareAPI(client, timeout=100).find_by_name('data')
     assert clock.sleeps == []
+
+
+def test_find_by_name_looks_in_the_recycle_bin_only_when_asked():
+    recycled = share(is_soft_deleted=True)
+    client, session = make_client([
+        expect('GET', '/v2/shares/detail?name=data&is_soft_deleted=true',
+               RecordedResponse(200, {'shares': [recycled]})),
+        expect('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+    ])
+    api = ShareAPI(client)
+    assert api.find_by_name('data', soft_deleted=True) == recycled
+    assert api.find_by_name('data') == share()

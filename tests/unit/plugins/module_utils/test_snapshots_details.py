@@ -1,17 +1,33 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Snapshots: the plan's remaining branches (pure functions)."""
+"""Snapshots: the plan's remaining branches (pure functions), and what the API
+class sends and hands back (recorded HTTP)."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
+import re
+import time
+
 import pytest
+
+from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.plugins.module_utils import snapshots as sn
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
+    NotApplied,
+    UnsupportedFeature,
+    WaitTimeout,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
+    RecordedResponse,
+    expect,
+    make_client,
 )
 
 SHARE = {'id': 'sh', 'name': 'data', 'size': 3, 'status': 'available', 'snapshot_support': True,
@@ -109,3 +125,232 @@ def test_plan_share_snapshots_order_and_refusals():
                                         snap('d', status='manage_error')], True)
     assert '(error_deleting, manage_error)' in str(err.value)
     assert sn.plan_share_snapshots(SHARE, [snap('e', status='deleting')], True)[0]['id'] == 'e'
+
+
+# -- what the plans carry -------------------------------------------------------------------
+
+def test_the_deletion_shows_the_snapshot_before():
+    assert sn.plan_absent(snap()).before == sn.diff_view(snap())
+
+
+def test_a_description_alone_is_an_update_and_shows_in_the_diff():
+    plan = sn.plan_update(snap(description='d'), {'description': 'new'})
+    assert plan.action == 'update' and plan.update == {'display_description': 'new'}
+    assert plan.after['description'] == 'new' and plan.before['description'] == 'd'
+    plan = sn.plan_update(snap(metadata={'a': '1'}), {'metadata': {'b': '2'}})
+    assert plan.metadata_set == {'b': '2'} and plan.metadata_delete == []   # no purge by default
+    assert plan.after['metadata'] == {'a': '1', 'b': '2'}
+
+
+def test_a_revert_keeps_every_other_change_of_the_task():
+    base = sn.plan_update(snap(metadata={'a': '1'}), {'name': 'x', 'metadata': {}},
+                          purge_metadata=True, rename=True)
+    plan = sn.plan_revert(SHARE_REVERTABLE, snap(), [snap()], base=base)
+    assert plan.action == 'revert' and plan.record_revert
+    assert (plan.update, plan.metadata_delete) == ({'display_name': 'x'}, ['a'])
+    assert plan.after == dict(base.after, reverted=True) and plan.after['name'] == 'x'
+
+
+SHARE_REVERTABLE = dict(SHARE, revert_to_snapshot_support=True, access_rules_status='active')
+
+
+def test_an_older_revert_names_only_the_newer_snapshots_to_delete():
+    older = snap('s0', name='sunday', created_at='2025-12-31T00:00:00')
+    target = snap('s1', name='monday', created_at='2026-01-01T00:00:00')
+    newer = snap('s2', name='tuesday', created_at='2026-01-02T00:00:00')
+    leaving = snap('s3', name='wednesday', created_at='2026-01-03T00:00:00', status='deferred_deleting')
+    with pytest.raises(InvalidInput) as err:
+        sn.check_revertable(SHARE_REVERTABLE, target, [older, target, newer, leaving])
+    assert str(err.value).endswith('delete the newer snapshots first (this discards them): '
+                                   'tuesday (s2).')
+
+
+def test_the_revert_marker_is_a_utc_time_whatever_the_local_zone(monkeypatch):
+    monkeypatch.setenv('TZ', 'Asia/Kolkata')
+    time.tzset()
+    try:
+        before = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        stamp = sn.utc_now()
+        after = datetime.datetime.now(datetime.timezone.utc)
+    finally:
+        monkeypatch.delenv('TZ')
+        time.tzset()
+    assert re.match(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$', stamp)
+    moment = datetime.datetime.strptime(stamp, '%Y-%m-%dT%H:%M:%SZ').replace(tzinfo=datetime.timezone.utc)
+    assert before <= moment <= after
+
+
+# -- the API class -----------------------------------------------------------------------------
+
+SNAP_PATH = '/v2/snapshots/s1'
+
+
+def got(**fields):
+    return RecordedResponse(200, {'snapshot': snap(**fields)})
+
+
+def test_apply_update_sends_the_put_and_the_metadata():
+    plan = sn.plan_update(snap(metadata={'a': '1', 'b/c': '2'}),
+                          {'name': 'x', 'metadata': {'a': '9'}}, purge_metadata=True, rename=True)
+    client, session = make_client([
+        expect('PUT', SNAP_PATH, got(name='x', metadata={'a': '1', 'b/c': '2'}),
+               body={'snapshot': {'display_name': 'x'}}),
+        expect('POST', SNAP_PATH + '/metadata', RecordedResponse(200, {'metadata': {'a': '9'}}),
+               body={'metadata': {'a': '9'}}),
+        expect('DELETE', SNAP_PATH + '/metadata/b%2Fc', RecordedResponse(200)),
+    ])
+    api = sn.SnapshotAPI(client)
+    assert api.timeout == 180
+    assert api.apply_update(snap(metadata={'a': '1', 'b/c': '2'}), plan) == snap(
+        name='x', metadata={'a': '9'})
+
+
+def test_a_metadata_key_already_gone_is_what_the_task_wanted():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH + '/metadata/a', RecordedResponse(404, {'itemNotFound': {
+            'code': 404, 'message': 'no such key'}})),
+    ])
+    sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
+    assert len(session.writes()) == 1
+
+
+@pytest.mark.parametrize('call', ['set_metadata', 'delete_metadata_key'])
+def test_snapshot_metadata_writes_need_2_73(call):
+    client, session = make_client([], max_version='2.72')
+    api = sn.SnapshotAPI(client)
+    with pytest.raises(UnsupportedFeature):
+        if call == 'set_metadata':
+            api.set_metadata('s1', {'a': '1'})
+        else:
+            api.delete_metadata_key('s1', 'a')
+    assert session.writes() == []
+
+
+def test_the_revert_is_recorded_in_the_marker(monkeypatch):
+    monkeypatch.setattr(sn, 'utc_now', lambda: '2026-12-01T10:00:00Z')
+    client, session = make_client([
+        expect('POST', SNAP_PATH + '/metadata', RecordedResponse(200, {'metadata': {}}),
+               body={'metadata': {sn.REVERT_MARKER: '2026-12-01T10:00:00Z'}}),
+    ])
+    recorded = sn.SnapshotAPI(client).record_revert(snap(metadata={'a': '1'}))
+    assert recorded == snap(metadata={'a': '1', sn.REVERT_MARKER: '2026-12-01T10:00:00Z'})
+
+
+def test_export_locations_of_a_snapshot():
+    locations = [{'id': 'e1', 'path': '10.0.0.1:/snap'}]
+    client, session = make_client([
+        expect('GET', SNAP_PATH + '/export-locations', RecordedResponse(200, {
+            'share_snapshot_export_locations': locations})),
+    ])
+    assert sn.SnapshotAPI(client).export_locations('s1') == locations
+
+
+REVERT_ACTION = '/v2/shares/sh/action'
+
+
+def test_a_revert_without_waiting_reports_the_share_reverting():
+    client, session = make_client([
+        expect('POST', REVERT_ACTION, RecordedResponse(202), body={'revert': {'snapshot_id': 's1'}}),
+    ])
+    assert sn.SnapshotAPI(client).revert_share(SHARE, snap(), wait=False) == dict(SHARE, status='reverting')
+
+
+def test_the_revert_waits_with_the_snapshot_timeout():
+    client, session = make_client([
+        expect('POST', REVERT_ACTION, RecordedResponse(202)),
+        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
+               RecordedResponse(200, {'messages': []})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).revert_share(SHARE, snap())
+    assert 'after 0 seconds' in str(err.value)
+
+
+def test_settle_share_waits_only_for_a_busy_share():
+    client, session = make_client([
+        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': SHARE})),
+    ], clock=FakeClock())
+    api = sn.SnapshotAPI(client)
+    assert api.settle_share(SHARE) is SHARE
+    assert api.settle_share(dict(SHARE, status='extending')) == SHARE
+    with pytest.raises(CannotConverge) as err:
+        api.settle_share(dict(SHARE, status='extending'), wait=False)
+    assert 'is busy (extending)' in str(err.value)
+
+
+def test_a_busy_snapshot_that_does_not_settle_times_out_with_its_status():
+    client, session = make_client([
+        expect('GET', SNAP_PATH, got(status='creating')),
+        expect('GET', '/v2/messages?resource_id=s1&sort_key=created_at&sort_dir=desc&limit=3',
+               RecordedResponse(200, {'messages': [{'user_message': 'create: slow backend.'}]})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).settle(snap(status='creating'))
+    assert str(err.value).startswith('Snapshot n (s1) is still creating after 0 seconds '
+                                     '(waiting for it to finish creating)')
+    assert 'slow backend' in str(err.value)
+
+
+def test_delete_all_goes_on_after_a_snapshot_that_vanished():
+    client, session = make_client([
+        expect('GET', SNAP_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('DELETE', '/v2/snapshots/s2', RecordedResponse(202)),
+        expect('GET', '/v2/snapshots/s2', RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+    ], clock=FakeClock())
+    sn.SnapshotAPI(client).delete_all([snap(status='creating'), snap('s2')])
+    assert len(session.writes()) == 1
+
+
+def test_find_by_name_without_a_share_filters_by_name_only():
+    client, session = make_client([
+        expect('GET', '/v2/snapshots/detail?name=n', RecordedResponse(200, {'snapshots': [snap()]})),
+    ])
+    assert sn.SnapshotAPI(client).find_by_name('n')['id'] == 's1'
+
+
+def test_a_lost_metadata_key_removal_is_seen_on_the_snapshot():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH + '/metadata/a', ksa_exc.ConnectFailure('Connection aborted.')),
+        expect('GET', SNAP_PATH, got(metadata={'b': '2'})),
+    ], clock=FakeClock())
+    sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
+    assert len(session.writes()) == 1
+
+
+def test_a_busy_snapshot_without_waiting_is_an_error():
+    client, session = make_client([])
+    with pytest.raises(CannotConverge) as err:
+        sn.SnapshotAPI(client).settle(snap(status='creating'), wait=False)
+    assert str(err.value) == 'Snapshot n (s1) is busy (creating); run again later or set wait=true.'
+
+
+def test_settle_share_waits_with_the_snapshot_timeout():
+    client, session = make_client([
+        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': dict(SHARE, status='extending')})),
+        expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
+               RecordedResponse(200, {'messages': []})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).settle_share(dict(SHARE, status='extending'))
+    assert 'after 0 seconds' in str(err.value)
+
+
+def test_an_older_namesake_being_deleted_does_not_take_the_name():
+    mine = snap('s2', name='tuesday', created_at='2026-01-02T00:00:00')
+    leaving = snap('s1', name='tuesday', created_at='2026-01-01T00:00:00', status='deleting')
+    client, session = make_client([
+        expect('GET', '/v2/snapshots/detail?name=tuesday&share_id=sh', RecordedResponse(200, {
+            'snapshots': [leaving, mine]})),
+    ])
+    assert sn.SnapshotAPI(client).settle_namesakes(mine) == (mine, False)
+    assert client.warnings == [] and session.writes() == []
+
+
+def test_a_lost_metadata_key_removal_with_the_key_still_there_was_not_applied():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH + '/metadata/a', ksa_exc.ConnectFailure('Connection aborted.')),
+    ] + [expect('GET', SNAP_PATH, got(metadata={'a': '1'}))] * 3, clock=FakeClock())
+    with pytest.raises(NotApplied):
+        sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
+    assert len(session.writes()) == 1

@@ -8,9 +8,22 @@ __metaclass__ = type
 
 import pytest
 
+from keystoneauth1 import exceptions as ksa_exc
+
 from ansible_collections.openkeel.manila.plugins.module_utils import security_services as ss
 from ansible_collections.openkeel.manila.plugins.module_utils import share_types as st
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    Forbidden,
+    InvalidInput,
+    ManilaError,
+)
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
+    RecordedResponse,
+    expect,
+    make_client,
+)
 
 PUBLIC = 'share_type_access:is_public'
 P1 = 'aaaaaaaa-0000-0000-0000-000000000001'
@@ -265,3 +278,133 @@ def test_service_absent_and_in_use_error():
     assert text.endswith('on the share servers).')
     assert ss.in_use_error(service(), ['server'], ['n1'], False).endswith(
         'on the share servers); that needs Manila API 2.63, which this task does not have.')
+
+
+def test_service_plans_show_the_whole_service_before_and_after():
+    plan = ss.plan_create({'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4'})
+    assert plan.after == dict(dict.fromkeys(ss.FIELDS), type='ldap', name='x', dns_ip='1.2.3.4')
+    s = service()
+    plan = ss.plan_update(s, {'name': 'other', 'server': 'dc1'}, rename=True)
+    view = dict((k, s[k]) for k in ('type',) + ss.FIELDS)
+    assert plan.before == view
+    assert plan.after == dict(view, name='other', server='dc1')
+
+
+# -- the calls of security services ------------------------------------------------------------
+
+SERVICE_PATH = '/v2/security-services/sid'
+
+
+def forbidden(message):
+    return RecordedResponse(403, {'forbidden': {'code': 403, 'message': message}})
+
+
+def test_service_create_posts_the_body():
+    body = {'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4', 'password': 'pw'}
+    client, session = make_client([
+        expect('POST', '/v2/security-services', RecordedResponse(200, {'security_service': dict(
+            body, id='sid')}), body={'security_service': body}),
+    ])
+    assert ss.SecurityServiceAPI(client).create(body)['id'] == 'sid'
+
+
+IN_USE_REFUSALS = [
+    ('delete', 'DELETE', 'Cannot delete security service. It is assigned to share network(s).',
+     'Detach it from its share networks first'),
+    ('update', 'PUT', 'Cannot update security service sid. It is attached to share network with '
+     'share server associated. Only \'name\' and \'description\' fields are available for update.',
+     'To change the other settings, put a new security service'),
+]
+
+
+@pytest.mark.parametrize('call,method,said,hint', IN_USE_REFUSALS)
+def test_manilas_refusal_for_a_service_in_use_says_what_to_do(call, method, said, hint):
+    client, session = make_client([expect(method, SERVICE_PATH, forbidden(said))])
+    api = ss.SecurityServiceAPI(client)
+    with pytest.raises(CannotConverge) as err:
+        api.delete('sid') if call == 'delete' else api.update('sid', {'server': 'dc2'})
+    assert err.value.message.startswith('Manila refused: %s ' % said)
+    assert hint in err.value.message
+    assert (err.value.status, err.value.method) == (403, method)
+
+
+@pytest.mark.parametrize('call,method', [('delete', 'DELETE'), ('update', 'PUT')])
+def test_any_other_refusal_stays_a_refusal(call, method):
+    said = 'Policy doesn\'t allow security_service:%s to be performed.' % call
+    client, session = make_client([expect(method, SERVICE_PATH, forbidden(said))])
+    api = ss.SecurityServiceAPI(client)
+    with pytest.raises(Forbidden) as err:
+        api.delete('sid') if call == 'delete' else api.update('sid', {'server': 'dc2'})
+    assert err.value.message == said
+
+
+def test_the_networks_of_a_service_read_by_id():
+    listing = '/v2/security-services/detail?id=sid&all_tenants=1'
+    client, session = make_client([
+        expect('GET', listing, RecordedResponse(200, {'security_services': [
+            {'id': 'sid', 'share_networks': ['n1', 'n2']}]})),
+        expect('GET', listing, RecordedResponse(200, {'security_services': []})),
+    ])
+    api = ss.SecurityServiceAPI(client)
+    assert api.networks_of({'id': 'sid'}) == ['n1', 'n2']
+    assert api.networks_of({'id': 'sid'}) == []
+    assert api.networks_of({'id': 'sid', 'share_networks': None}) == []
+
+
+# -- share types: what the plans show and what the API class sends -----------------------------
+
+def test_type_plans_show_the_description_and_only_declared_projects():
+    assert st.diff_view(stype(description='fast disks'))['description'] == 'fast disks'
+    specs = {'driver_handles_share_servers': 'False'}
+    plan = st.plan_create('g', specs, description='d', public=None)
+    assert plan.action == 'create'
+    assert plan.after == {'name': 'g', 'description': 'd', 'is_public': True, 'extra_specs': specs}
+    assert 'projects' not in st.plan_create('g', specs, public=True, projects=[]).after
+    plan = st.plan_update(stype(), {}, current_projects=[P1])
+    assert 'projects' not in plan.before and 'projects' not in plan.after
+
+
+def test_every_bad_extra_spec_is_named():
+    with pytest.raises(InvalidInput) as err:
+        st.prepare_extra_specs({'bad key': 'x', 'empty': None, 'long': 'y' * 300}, None)
+    for needle in ("'bad key'", "'empty'", "'long'"):
+        assert needle in str(err.value)
+
+
+TYPE_PATH = '/v2/types/tid'
+
+
+def test_apply_sends_each_change_and_returns_the_type_as_manila_has_it():
+    current = stype(extra_specs={'driver_handles_share_servers': 'False', 'old': 'x'})
+    updated = dict(current, description='new')
+    plan = st.TypePlan('update', update={'description': 'new'},
+                       specs_set={'snapshot_support': 'True'}, specs_delete=['old'])
+    client, session = make_client([
+        expect('PUT', TYPE_PATH, RecordedResponse(200, {'share_type': updated}),
+               body={'share_type': {'description': 'new'}}),
+        expect('POST', TYPE_PATH + '/extra_specs', RecordedResponse(200, {'extra_specs': {
+            'snapshot_support': 'True'}}), body={'extra_specs': {'snapshot_support': 'True'}}),
+        expect('DELETE', TYPE_PATH + '/extra_specs/old', RecordedResponse(202)),
+    ])
+    assert st.ShareTypeAPI(client).apply(current, plan) == dict(updated, extra_specs={
+        'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})
+
+
+def test_a_member_is_told_share_types_are_admin_only():
+    said = "Policy doesn't allow share_type:create to be performed."
+    client, session = make_client([expect('POST', '/v2/types', forbidden(said))])
+    with pytest.raises(ManilaError) as err:
+        st.ShareTypeAPI(client).create({'name': 'gold', 'extra_specs': {}})
+    assert type(err.value) is ManilaError and err.value.status == 403
+    assert err.value.message.startswith('Managing share types is admin-only')
+    assert ('(Manila said: %s)' % said) in err.value.message
+
+
+def test_extra_specs_whose_answer_was_lost_are_seen_on_the_type():
+    client, session = make_client([
+        expect('POST', TYPE_PATH + '/extra_specs', ksa_exc.ConnectFailure('Connection aborted.')),
+        expect('GET', TYPE_PATH, RecordedResponse(200, {'share_type': stype(extra_specs={
+            'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})})),
+    ], clock=FakeClock())
+    st.ShareTypeAPI(client).set_specs('tid', {'snapshot_support': 'true'})
+    assert len(session.writes()) == 1
