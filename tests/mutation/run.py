@@ -2,7 +2,8 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Mutation testing of plugins/module_utils with mutmut (`tools/test mutation`).
 
-    run.py [--work DIR] [--floor PCT] [--survivors FILE] [MODULE ...]   (floor: 90)
+    run.py [--work DIR] [--floor PCT] [--survivors FILE] [--record FILE] [MODULE ...]
+                                                (floor: 90)
     run.py --report-only [--work DIR] ...      count a run made before, run nothing
     run.py --keep [--work DIR] MODULE ...       go on in DIR (its copy, its results)
     run.py --base DIR [--work DIR2] ...         run again only the mutants that survived
@@ -37,6 +38,13 @@ message (its words changed, or the message replaced by None), i.e. a string lite
 Status names, field names, URLs, headers and every other string count as behaviour.
 The score is killed / (killed + survived + no tests), timeouts counting as killed.
 Exit status 1 when the total is below --floor.
+
+--record FILE (tools/test passes tests/mutation/scores.json of the checkout) writes
+each module whose every mutant ran into FILE: its counts, its score and the sha256 of
+the source that was mutated. A unit test (test_mutation_record.py) fails when a
+module of plugins/module_utils differs from the source its score was measured on, or
+a recorded score is below the floor: the score is checked whenever module_utils
+changes, although the run itself is too long for CI.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -45,13 +53,16 @@ __metaclass__ = type
 
 import argparse
 import ast
+import datetime
 import difflib
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -312,6 +323,35 @@ def score(c):
     return 100.0 * len(c['killed']) / counted if counted else 100.0
 
 
+def record(path, work, rows):
+    """Write the score of each fully run module, with the sha256 of the source that
+    was mutated, into the JSON file ``path`` (other modules' entries are kept)."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data['floor'] = FLOOR
+    data['tool'] = 'mutmut ' + version('mutmut')
+    entries = data.setdefault('modules', {})
+    today = datetime.date.today().isoformat()
+    for module, c in rows:
+        if c['not run']:
+            print('%s.py: %d mutants did not run; its score is not recorded'
+                  % (module, len(c['not run'])))
+            continue
+        source = (work / REL / 'plugins/module_utils' / (module + '.py')).read_bytes()
+        entries[module] = {
+            'sha256': hashlib.sha256(source).hexdigest(),
+            'mutants': sum(len(v) for v in c.values()),
+            'message_only': len(c['message']),
+            'killed': len(c['killed']),
+            'survived': len(c['survived']),
+            'no_tests': len(c['no tests']),
+            'score': round(score(c), 1),
+            'measured': today,
+        }
+    data['modules'] = dict(sorted(entries.items()))
+    path.write_text(json.dumps(data, indent=1) + '\n')
+    print('scores recorded in %s' % path)
+
+
 def report(work, modules, survivors_file, base=None):
     rows, total = [], {'killed': 0, 'survived': 0, 'no tests': 0, 'message': 0, 'not run': 0}
     lines = []
@@ -339,7 +379,7 @@ def report(work, modules, survivors_file, base=None):
     survivors_file.write_text('\n'.join(lines))
     print('\nthe %d surviving mutants (not message-only), with their diffs: %s'
           % (total['survived'] + total['no tests'], survivors_file))
-    return score({k: [None] * v for k, v in total.items()})
+    return score({k: [None] * v for k, v in total.items()}), rows
 
 
 def main():
@@ -349,6 +389,8 @@ def main():
     ap.add_argument('--floor', type=float, default=FLOOR,
                     help='fail when the total score is below (default %(default)s; 0: never)')
     ap.add_argument('--survivors', type=Path, default=None)
+    ap.add_argument('--record', type=Path, default=None,
+                    help='JSON file to write the scores of the modules that fully ran into')
     ap.add_argument('--report-only', action='store_true')
     ap.add_argument('--keep', action='store_true',
                     help='go on with the copy and the results in WORK (runs only MODULEs)')
@@ -401,7 +443,9 @@ def main():
             print('%-22s %5.1f%%  (%d killed, %d survived, %d no tests, %d message-only; %ds)'
                   % (module + '.py', score(c), len(c['killed']), len(c['survived']),
                      len(c['no tests']), len(c['message']), time.time() - t0), flush=True)
-    total = report(work, modules, args.survivors or work / 'survivors.txt', base)
+    total, rows = report(work, modules, args.survivors or work / 'survivors.txt', base)
+    if args.record:
+        record(args.record, work, rows)
     if total < args.floor:
         print('the total mutation score %.1f%% is below the floor %.1f%%' % (total, args.floor))
         return 1
