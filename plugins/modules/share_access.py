@@ -151,8 +151,8 @@ notes:
   - A rule found in V(error) that the task lists is denied and allowed again.
   - The rule changes to one share are sent one at a time, each once Manila
     has finished the one before (the share's C(access_rules_status) is
-    V(active) or V(error) again), also with O(wait=false): Manila can lose a
-    change that reaches it while it applies another one.
+    V(active) or V(error) again), also with O(wait=false), because Manila can
+    lose a change that reaches it while it applies another one.
 '''
 
 EXAMPLES = r'''

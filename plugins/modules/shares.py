@@ -216,8 +216,8 @@ notes:
     one listing page per 1000 shares, then the access rules and the export
     locations of each share.
   - The shares change side by side, but the rule changes to one share are
-    sent one at a time, each once Manila has finished the one before: Manila
-    can lose a change that reaches it while it applies another one.
+    sent one at a time, each once Manila has finished the one before, because
+    Manila can lose a change that reaches it while it applies another one.
 '''
 
 EXAMPLES = r'''

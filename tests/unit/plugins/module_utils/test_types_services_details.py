@@ -395,7 +395,7 @@ def test_a_member_is_told_share_types_are_admin_only():
     client, session = make_client([expect('POST', '/v2/types', forbidden(said))])
     with pytest.raises(ManilaError) as err:
         st.ShareTypeAPI(client).create({'name': 'gold', 'extra_specs': {}})
-    assert type(err.value) is ManilaError and err.value.status == 403
+    assert err.type is ManilaError and err.value.status == 403
     assert err.value.message.startswith('Managing share types is admin-only')
     assert ('(Manila said: %s)' % said) in err.value.message
 
