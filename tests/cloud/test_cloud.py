@@ -80,18 +80,28 @@ class Cloud:
                 '%s still %s after %d s' % (path, item['status'], DEADLINE))
             time.sleep(0.1)
 
+    def send_delete(self, path):
+        """DELETE path; while Manila refuses it because the item is still busy
+        (a share still creating on a loaded machine), ask again."""
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            resp = self.call('DELETE', path)
+            busy = resp.status_code in (400, 403) and 'status must be' in resp.text
+            if not busy or time.monotonic() > deadline:
+                assert resp.status_code in (202, 204, 404), resp.text
+                return
+            time.sleep(0.2)
+
     def delete(self, path, key):
         """Delete if it exists, and wait until it is gone."""
-        resp = self.call('DELETE', path)
-        assert resp.status_code in (202, 204, 404), resp.text
+        self.send_delete(path)
         self.wait(path, key, None)
 
 
 def delete_all(cloud, items):
     """Delete (path, key) items, all at once, and wait until all are gone."""
     for item in items:
-        resp = cloud.call('DELETE', item[0])
-        assert resp.status_code in (202, 204, 404), resp.text
+        cloud.send_delete(item[0])
     for path, key in items:
         cloud.wait(path, key, None)
 
