@@ -346,6 +346,159 @@ def code_text(element):
     return (node or element).text()
 
 
+SHORT_NAME_KINDS = {'role': 'roles', 'playbook': 'playbooks', 'module': 'modules', 'task': 'modules'}
+
+
+def check_short_names(site):
+    """A guide that names a role, playbook or module by its short name ("the share_provision
+    role", "the report playbook") links its page: the full name does (openkeel.manila.NAME)."""
+    problems = []
+    kinds = '|'.join(SHORT_NAME_KINDS)
+    for page in site.content_pages():
+        if page.path.startswith('collections/') or page.own_name():
+            continue
+        for code in page.main.iter('code'):
+            if any(a.tag in ('a', 'pre') for a in code.ancestors()):
+                continue
+            name = code.text().strip()
+            if not re.match(r'^[a-z_][a-z0-9_]*$', name):
+                continue
+            context = code.parent.text() if code.parent is not None else ''
+            for match in re.finditer(r'\b(?:(%s)s?\s+%s\b|%s\s+(%s)s?\b)' % (kinds, re.escape(name), re.escape(name), kinds),
+                                     context):
+                kind = match.group(1) or match.group(2)
+                if name in getattr(site, SHORT_NAME_KINDS[kind]):
+                    problems.append(Problem(page.path, 'names', 'names the %s %s without linking its page: write '
+                                            '%s.%s (%r)' % ('module' if kind == 'task' else kind, name, COLLECTION,
+                                                           name, match.group(0))))
+                    break
+    return sorted(set(problems))
+
+
+# ------------------------------------------------------------------ checks: facts
+
+FACT_TABLE_CLASS = 'openkeel-fact-table'
+
+
+def fact_tables(page):
+    """{caption: [first-column texts]} of the fact tables (docs/site/sitegen.py) of a page."""
+    found = {}
+    for table in page.main.iter('table'):
+        if FACT_TABLE_CLASS not in table.classes():
+            continue
+        captions = list(table.iter('caption'))
+        caption = captions[0].text().replace('\uf0c1', '').strip() if captions else ''
+        rows = []
+        for body in table.iter('tbody'):
+            for tr in body.iter('tr'):
+                cells = [c for c in tr.children if not isinstance(c, str) and c.tag == 'td']
+                if cells:
+                    rows.append(cells[0].text().strip())
+        found[caption] = rows
+    return found
+
+
+def role_sets(collection, role):
+    """The facts the tasks of a role set with set_fact."""
+    names = set()
+    tasks_dir = os.path.join(collection, 'roles', role, 'tasks')
+    for filename in sorted(os.listdir(tasks_dir)) if os.path.isdir(tasks_dir) else []:
+        if filename.endswith(('.yml', '.yaml')):
+            with open(os.path.join(tasks_dir, filename)) as f:
+                for task in tasks_in(yaml.safe_load(f)):
+                    for key in ('ansible.builtin.set_fact', 'set_fact'):
+                        if isinstance(task.get(key), dict):
+                            names.update(task[key])
+    return names
+
+
+def fact_problems(page, where, name, fact):
+    """The fact table of NAME on PAGE lists the fields of FACT."""
+    fields = [path for path, _field in fact_paths(fact)]
+    if not fields:
+        if fact.get('type') in ('dict', 'list'):
+            return [Problem(where, 'facts', '%s (%s) has no fields described (contains), so no field table'
+                            % (name, fact.get('type')))]
+        return []
+    if page is None:
+        return []
+    tables = fact_tables(page)
+    if name not in tables:
+        return [Problem(page.path, 'facts', 'has no field table for %s' % name)]
+    missing = [f for f in fields if f not in tables[name]]
+    return [Problem(page.path, 'facts', 'the field table of %s lacks %s' % (name, ', '.join(missing)))] if missing else []
+
+
+def fact_paths(fact, prefix=''):
+    for key, field in ((fact or {}).get('contains') or {}).items():
+        yield prefix + key, field
+        yield from fact_paths(field, prefix + key + '.')
+
+
+def check_facts(site):
+    """Every fact a playbook publishes with set_stats, and every fact a role documents, has a
+    field table on its page; a role fact that a playbook publishes is documented by the role."""
+    problems = []
+    for role in site.roles:
+        for name, fact in site.sitegen.role_facts(site.collection, role).items():
+            problems.extend(fact_problems(site.role_page(role), 'roles/%s/meta/facts.yml' % role, name, fact))
+    for name in site.playbooks:
+        try:
+            _path, _meta, spec, plays = site.sitegen.read_playbook(site.collection, name)
+        except SystemExit:
+            continue   # check_playbooks reports it
+        _modules, roles, published = site.sitegen.playbook_uses(plays, COLLECTION)
+        described = spec.get('set_stats') or {}
+        where = 'playbooks/%s.meta.yml' % name
+        for key in published:
+            info = described.get(key) or {}
+            setters = [r.rsplit('.', 1)[-1] for r in roles if key in role_sets(site.collection, r.rsplit('.', 1)[-1])]
+            for role in setters:
+                if key not in site.sitegen.role_facts(site.collection, role):
+                    problems.append(Problem('roles/%s/meta/facts.yml' % role, 'facts', 'does not describe %s, which '
+                                            'the role sets and playbooks/%s.yml publishes' % (key, name)))
+            if info.get('from_role'):
+                info = site.sitegen.role_facts(site.collection, info['from_role'].rsplit('.', 1)[-1]).get(key) or {}
+                if not info:
+                    problems.append(Problem(where, 'facts', '%s is from_role %s, which does not describe it'
+                                            % (key, described[key]['from_role'])))
+                    continue
+            elif not info.get('contains'):
+                problems.append(Problem(where, 'facts', '%s is published with set_stats and has no field table: '
+                                        'describe its fields (contains, or from_role with the role\'s '
+                                        'meta/facts.yml)' % key))
+                continue
+            problems.extend(fact_problems(site.pages.get('playbooks/%s.html' % name), where, key, info))
+    return problems
+
+
+# ------------------------------------------------------------------ checks: placeholder hosts
+
+PLACEHOLDER_HOST_RE = re.compile(r'\b(?:https?://)?(?:[\w-]+\.)*(?:[\w-]+\.(?:invalid|example)|example\.(?:com|org|net))'
+                                 r'(?=[/:\s"\')]|$)', re.I)
+GALAXY_LINKS = ('repository', 'documentation', 'homepage', 'issues')
+
+
+def check_placeholder_hosts(site):
+    """No link of galaxy.yml or of any page (the changelog too) to a placeholder host
+    (example.invalid, *.example, example.com): Galaxy and the site show them as links."""
+    problems = []
+    galaxy = site.sitegen.read_yaml(os.path.join(site.collection, 'galaxy.yml')) or {}
+    for field in GALAXY_LINKS:
+        if galaxy.get(field) and PLACEHOLDER_HOST_RE.search(str(galaxy[field])):
+            problems.append(Problem('galaxy.yml', 'links', '%s is a placeholder: %s (a working link or none)'
+                                    % (field, galaxy[field])))
+    for path, page in sorted(site.pages.items()):
+        hosts = set()
+        for a in page.links():
+            match = PLACEHOLDER_HOST_RE.search(a.attrs['href'])
+            if match and re.match(r'^[a-z][a-z0-9+.-]*:', a.attrs['href'], re.I):
+                hosts.add(a.attrs['href'])
+        for href in sorted(hosts):
+            problems.append(Problem(path, 'links', 'links a placeholder host: %s' % href))
+    return problems
+
+
 # ------------------------------------------------------------------ checks: versions
 
 def version_tuple(text):
@@ -847,8 +1000,8 @@ def check_playbooks(site):
 
 # ------------------------------------------------------------------ all
 
-CHECKS = [check_markup, check_names, check_backlinks, check_versions, check_claims, check_galaxy_links, check_links, check_pages,
-          check_examples, check_playbooks]
+CHECKS = [check_markup, check_names, check_short_names, check_backlinks, check_versions, check_claims, check_galaxy_links,
+          check_placeholder_hosts, check_links, check_pages, check_examples, check_playbooks, check_facts]
 
 
 def check_site(html_dir, collection, checks=None):
