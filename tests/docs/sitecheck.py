@@ -13,12 +13,17 @@ a module, a role or a playbook, so what other changes add is checked the same wa
 - markup:   what did not render: a backtick or Ansible/RST/MyST markup in the text, a pipe in a
             table cell, a Markdown table or link left as text
 - names:    a page names one of the collection's modules, roles or playbooks
-            (openkeel.manila.NAME) without linking its page, or names one that does not exist
+            (openkeel.manila.NAME) without linking its page, or names one that does not exist;
+            a guide names one by its short name next to its kind ("the report playbook")
 - versions: a version stated on a page that disagrees with requirements.txt, meta/runtime.yml,
-            tests/constraints.txt, tests/matrix/releases.txt or galaxy.yml; a Manila API
-            microversion put in the wrong OpenStack release; installing from Galaxy
+            tests/constraints.txt, tests/matrix/releases.txt, galaxy.yml or the local test cloud's
+            pins (Manila, Keystone); a Manila API microversion put in the wrong OpenStack
+            release; installing from Galaxy
 - links:    internal links to a page or an anchor that does not exist, pages no other page
-            links to, index pages that list nothing
+            links to, index pages that list nothing; links to a placeholder host (example.invalid)
+            on any page or in galaxy.yml
+- facts:    every fact a playbook publishes with set_stats, and every fact a role describes in
+            roles/ROLE/meta/facts.yml, has a field table on its page listing every field
 - pages:    the pages a newcomer needs: getting started (from the index, with the tested first
             playbook and a clouds.yaml that openstacksdk reads), support matrix, changelog, a
             page per collection playbook, examples on every role page
@@ -464,6 +469,8 @@ def check_facts(site):
                                             % (key, described[key]['from_role'])))
                     continue
             elif not info.get('contains'):
+                if info.get('type') not in (None, 'raw', 'dict', 'list'):
+                    continue   # a plain value (a number, a text) has no fields
                 problems.append(Problem(where, 'facts', '%s is published with set_stats and has no field table: '
                                         'describe its fields (contains, or from_role with the role\'s '
                                         'meta/facts.yml)' % key))
@@ -590,6 +597,12 @@ def version_problems(line, facts, sitegen, release_re):
                              line):
         if match.group(1) != facts.version:
             out.append('names the tarball of version %s; galaxy.yml says %s' % (match.group(1), facts.version))
+    for service in ('manila', 'keystone'):
+        pinned = facts.cloud_pins.get(service)
+        for match in re.finditer(r'(?<![\w.])%s\s+v?(\d+\.\d+\.\d+)\b' % service, line, re.I):
+            if match.group(1) != pinned:
+                out.append('names %s %s; the local test cloud installs %s (%s)'
+                           % (service.capitalize(), match.group(1), pinned, '/'.join(sitegen.CLOUD_PINS)))
     for match in release_re.finditer(line):
         version, release = match.group(1), match.group(2)
         expected = sitegen.release_of_microversion(version)
