@@ -373,9 +373,9 @@ def check_short_names(site):
                                      context):
                 kind = match.group(1) or match.group(2)
                 if name in getattr(site, SHORT_NAME_KINDS[kind]):
+                    what = 'module' if kind == 'task' else kind
                     problems.append(Problem(page.path, 'names', 'names the %s %s without linking its page: write '
-                                            '%s.%s (%r)' % ('module' if kind == 'task' else kind, name, COLLECTION,
-                                                           name, match.group(0))))
+                                            '%s.%s (%r)' % (what, name, COLLECTION, name, match.group(0))))
                     break
     return sorted(set(problems))
 
