@@ -430,6 +430,7 @@ def support_matrix(facts):
         % (name, facts.version, literal('meta/runtime.yml'), literal('requirements.txt'),
            literal('tests/constraints.txt'), literal('tests/matrix/releases.txt'),
            literal('plugins/module_utils/microversions.py')),
+        'Which of these are kept working, and for how long: :doc:`guides/support-policy`.\n',
         heading('Ansible, Python and the Python packages', '-'),
         'The modules run where Ansible runs them: for Manila tasks that is the controller '
         '(%s, %s). openstacksdk and keystoneauth1 must be installed for the Python that runs '
