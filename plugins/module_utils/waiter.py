@@ -69,21 +69,34 @@ def wait_until(client, fetch, ready, what, goal, timeout, failure=None,
         if ready(resource):
             return resource
         if resource is None:
-            raise WaitFailed('%s disappeared while waiting for %s.' % (what, goal),
-                             state=GONE)
+            raise WaitFailed(gone_words(what, goal), state=GONE)
         reason = failure(resource) if failure is not None else None
         if reason:
-            message = '%s %s while waiting for %s.' % (what, reason, goal)
-            raise WaitFailed(_explained(message, explain, resource),
+            raise WaitFailed(_explained(failure_words(what, reason, goal), explain, resource),
                              resource=resource, state=reason)
         remaining = deadline - client.clock()
         if remaining <= 0:
             state = describe(resource) if describe is not None else 'not ready'
-            message = ('%s is still %s after %s seconds (waiting for %s); raise '
-                       '"timeout" or check the service.' % (what, state, timeout, goal))
-            raise WaitTimeout(_explained(message, explain, resource),
+            raise WaitTimeout(_explained(timeout_words(what, state, timeout, goal), explain,
+                                         resource),
                               resource=resource, state=state)
         client.sleep(min(next(delays), remaining))
+
+
+def gone_words(what, goal):
+    """The words for a resource that disappeared during a wait."""
+    return '%s disappeared while waiting for %s.' % (what, goal)
+
+
+def failure_words(what, reason, goal):
+    """The words for a wait that cannot succeed (``reason``: "went to error")."""
+    return '%s %s while waiting for %s.' % (what, reason, goal)
+
+
+def timeout_words(what, state, timeout, goal):
+    """The words for a wait that ran out of time."""
+    return ('%s is still %s after %s seconds (waiting for %s); raise "timeout" or check '
+            'the service.' % (what, state, timeout, goal))
 
 
 def wait_for_status(client, fetch, targets, errors, what, timeout, field='status',
@@ -127,6 +140,12 @@ def _explained(message, explain, resource):
         return message
     extra = explain_safely(explain, resource)
     return '%s %s' % (message, extra) if extra else message
+
+
+def with_user_messages(client, message, resource_id):
+    """``message`` followed by Manila's newest user messages for the resource
+    (or why they could not be read)."""
+    return _explained(message, user_message_explainer(client, resource_id), None)
 
 
 def explain_safely(explain, resource):
