@@ -312,7 +312,16 @@ class Fleet(object):
         one session, waits in one poll loop (one listing per poll)."""
         run_steps(self.client, [i for i in items if i.ok], steps, self.fetch,
                   lambda item: item.share['id'], self.params['timeout'],
-                  workers=self.params['concurrency'])
+                  workers=self.params['concurrency'], poll_failed=self.poll_failed)
+
+    @staticmethod
+    def poll_failed(item, exc, failures):
+        """The words for a share whose state could not be read (run_steps'
+        ``poll_failed``): the listing failed, after the client's retries."""
+        return ('%s: unknown: could not read its state (%d listings of the shares failed in '
+                'a row): %s. %sRun the task again: it goes on from what Manila shows.' % (
+                    share_label(item.share), failures, exc,
+                    'What the task asked of Manila for it was sent. ' if item.wrote else ''))
 
     def settle(self, items):
         """Busy shares (creating, extending, ...) waited for until they rest."""

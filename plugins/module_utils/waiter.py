@@ -177,8 +177,19 @@ class Step(object):
         self.timed_out = timed_out
 
 
+# A poll of run_steps that fails (after the client's own retries of the read)
+# is tried again at the next poll; after this many failures in a row, every
+# item still waiting fails with what is known (poll_failed).
+POLL_FAILURES = 3
+
+
+def unknown_state_words(item, exc, failures):
+    """run_steps' default words for an item whose state could not be read."""
+    return 'unknown: could not read its state (%d polls failed in a row): %s' % (failures, exc)
+
+
 def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,
-              max_delay=2.0):
+              max_delay=2.0, poll_failed=None):
     """Take every item through ``steps``, each item at its own pace.
 
     Jobs run on a pool of ``workers`` threads that share the client (and so
@@ -191,13 +202,20 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     item that fails (``item.ok`` false) stops there; the others go on.  A
     ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
     ``item.fail(exc)``); any other exception is a bug and ends the run.
+
+    A poll whose ``fetch`` raises a ManilaError (the client has already
+    retried the read) is tried again at the next poll; an item whose deadline
+    passes meanwhile, and after POLL_FAILURES failed polls in a row every
+    waiting item, fails with ``poll_failed(item, exc, failures)`` (default:
+    ``unknown_state_words``): its state is unknown, the others' results stand.
     """
+    poll_failed = poll_failed or unknown_state_words
     on_error = on_error or (lambda item, exc: item.fail(exc))
     position = {}
     running = {}
     waiting = {}
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
-    poll = {'delays': None, 'at': None}
+    poll = {'delays': None, 'at': None, 'failures': 0}
 
     def call(func, *args):
         try:
@@ -217,6 +235,7 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 if not waiting:
                     # The first waiter of a while: poll soon, then back off.
                     poll['delays'] = poll_delays(cap=max_delay)
+                    poll['failures'] = 0
                     poll['at'] = client.clock() + next(poll['delays'])
                 waiting[id(item)] = (item, step, client.clock() + timeout)
                 return
@@ -232,7 +251,17 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
         # On the pool too, so that no more than ``workers`` requests (and
         # connections) are ever open at once: servers such as uwsgi with
         # keep-alive give each open connection a worker of its own.
-        found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
+        try:
+            found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
+        except ManilaError as exc:
+            poll['failures'] += 1
+            for ident, (item, step, deadline) in list(waiting.items()):
+                if poll['failures'] >= POLL_FAILURES or client.clock() >= deadline:
+                    del waiting[ident]
+                    item.fail(poll_failed(item, exc, poll['failures']))
+            poll['at'] = client.clock() + next(poll['delays']) if waiting else None
+            return
+        poll['failures'] = 0
         for ident, (item, step, deadline) in list(waiting.items()):
             resource = found.get(key(item))
             done = call(step.check, item, resource)

@@ -297,3 +297,56 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
     assert [r['id'] for r in rules] == [older['id']]
     assert 'access_key' not in rules[0]
     assert 'Another task allowed access rule ip:10.0.1.0/24' in result['warnings'][0]
+
+
+# -- a poll that fails (issue 21, item 15) --------------------------------------------------
+
+BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
+          RecordedResponse(200, {'shares': []}))
+
+
+def failed_poll():
+    """One poll whose listing fails: the client's read and its three retries, all 500."""
+    return [('GET', LISTING, RecordedResponse(500, {'computeFault': {
+        'code': 500, 'message': 'listing broke'}}))] * 4
+
+
+def test_a_poll_that_fails_after_the_clients_retries_is_polled_again(monkeypatch):
+    created = share(2, status='creating')
+    outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
+        listing(),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+    ] + failed_poll() + [
+        listing(dict(created, status='available')),
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+            dict(created, status='available')]})),
+        exports_of(2),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['shares'][0]['share']['status'] == 'available'
+    assert result['manila_requests'] == len(session.calls)
+
+
+def test_polls_that_keep_failing_leave_every_share_a_result_and_changed(monkeypatch):
+    created = share(2, status='creating')
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1), entry(2, access_rules=None, share_type='default')]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+    ] + failed_poll() * 3)
+    result = outcome.result
+    assert isinstance(outcome, Fail)
+    assert result['changed'] is True
+    unchanged, made = result['shares']
+    assert unchanged['failed'] is False and unchanged['changed'] is False
+    assert unchanged['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
+    assert made['failed'] is True and made['changed'] is True and made['id'] == uuid(2)
+    assert made['msg'].startswith('Share data2 (%s): unknown: could not read its state (3 '
+                                  'listings of the shares failed in a row): ' % uuid(2))
+    assert 'listing broke' in made['msg'] and 'Run the task again' in made['msg']
+    assert result['msg'].startswith('1 of 2 shares did not converge: shares[1] (data2): ')
+    assert [c.method for c in session.writes()] == ['POST']
