@@ -11,6 +11,10 @@ __metaclass__ = type
 
 import pytest
 
+from keystoneauth1 import access as ksa_access
+from keystoneauth1 import exceptions as ksa_exc
+from keystoneauth1.identity import base as ksa_identity
+
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Exit,
     Fail,
@@ -18,9 +22,13 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
+from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
     RecordedResponse,
+    RecordedSession,
     make_client,
+    versions_exchange,
 )
 
 LISTING = '/v2/shares/detail?limit=1000&offset=0'
@@ -350,3 +358,116 @@ def test_polls_that_keep_failing_leave_every_share_a_result_and_changed(monkeypa
     assert 'listing broke' in made['msg'] and 'Run the task again' in made['msg']
     assert result['msg'].startswith('1 of 2 shares did not converge: shares[1] (data2): ')
     assert [c.method for c in session.writes()] == ['POST']
+
+
+# -- Keystone: retries and token renewal like every other module (issue 21, item 16) -------
+
+class ClockedToken(ksa_access.AccessInfoV3):
+    """A token whose expiry is read on the test's clock."""
+
+    def __init__(self, token, expires, clock):
+        super(ClockedToken, self).__init__({'token': {'methods': ['password']}}, auth_token=token)
+        self.expires_on_clock, self.clock = expires, clock
+
+    def will_expire_soon(self, stale_duration=0):
+        return self.clock.now + stale_duration >= self.expires_on_clock
+
+
+class ScriptedKeystone(ksa_identity.BaseIdentityPlugin):
+    """keystoneauth's identity plugin (its renewal of a token about to expire,
+    under its lock) with Keystone's answers scripted: None issues a token
+    living ``lifetime`` seconds of the test's clock, an exception is raised."""
+
+    def __init__(self, clock, answers, lifetime):
+        super(ScriptedKeystone, self).__init__(auth_url='http://127.0.0.1:5000/v3')
+        self.clock, self.answers, self.lifetime = clock, list(answers), lifetime
+        self.requests = 0
+
+    def get_auth_ref(self, session, **kwargs):
+        self.requests += 1
+        answer = self.answers.pop(0) if self.answers else None
+        if answer is not None:
+            raise answer
+        return ClockedToken('token-%d' % self.requests, self.clock.now + self.lifetime, self.clock)
+
+
+class KeystoneSession(RecordedSession):
+    """As keystoneauth's Session.request: an authenticated request first asks
+    the auth plugin for its headers (fetching or renewing the token), and
+    what Keystone answers there is raised as it is."""
+
+    def __init__(self, exchanges, auth):
+        super(KeystoneSession, self).__init__(exchanges)
+        self.auth = auth
+
+    def get_auth_headers(self, auth=None):
+        return (auth or self.auth).get_headers(self)
+
+    def request(self, url, method, raise_exc=True, authenticated=True, headers=None, **kwargs):
+        if authenticated:
+            headers = dict(headers or {}, **self.get_auth_headers())
+        return super(KeystoneSession, self).request(url, method, raise_exc=raise_exc,
+                                                    authenticated=authenticated,
+                                                    headers=headers, **kwargs)
+
+
+def run_with_keystone(monkeypatch, args, exchanges, keystone_answers, lifetime=3600):
+    clock = FakeClock()
+    keystone = ScriptedKeystone(clock, keystone_answers, lifetime)
+    session = KeystoneSession([versions_exchange('2.99')] + list(exchanges), keystone)
+    client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
+    client.negotiate()
+    session.negotiated = str(client.version)
+    monkeypatch.setattr(fleet_module.SharesModule, '_connect', lambda self: client)
+    with patch_module_args(dict(args, concurrency=1)):
+        with pytest.raises(Exit) as outcome:
+            fleet_module.main()
+    return outcome.value, session, keystone, clock
+
+
+def token_of(call):
+    return call.headers.get('X-Auth-Token')
+
+
+def test_a_keystone_503_on_the_token_request_is_retried_as_in_every_module(monkeypatch):
+    outcome, session, keystone, clock = run_with_keystone(monkeypatch, {
+        'shares': [entry(1)]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+    ], [ksa_exc.ServiceUnavailable()])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is False and result['manila_requests'] == 4
+    assert keystone.requests == 2 and clock.sleeps == [0.5]
+    assert set(token_of(c) for c in session.calls[1:]) == {'token-2'}
+
+
+def test_a_token_that_expires_mid_run_is_renewed_and_a_keystone_503_then_retried(monkeypatch):
+    """The token lives 121 s: keystoneauth renews it 120 s before it expires, so
+    from the second poll on (1.25 s) it is renewed; Keystone answers that renewal
+    with 503 once, and the client asks again (as it does for every module)."""
+    created = share(2, status='creating')
+    available = dict(created, status='available')
+    outcome, session, keystone, clock = run_with_keystone(monkeypatch, {
+        'shares': [entry(2, share_type='default')]}, [
+        listing(),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        listing(created),                       # 0.5 s: token-1 still good
+        listing(available),                     # 1.25 s: renewed (503, then token-3)
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [available]})),
+        ('POST', '/v2/shares/%s/action' % uuid(2), RecordedResponse(200, {
+            'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
+        listing(dict(available, access_rules_status='syncing')),
+        listing(available),
+        rules_of(2, rule(2, '10.0.2.0/24')),
+        exports_of(2),
+    ], [None, ksa_exc.ServiceUnavailable()], lifetime=121)
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['shares'][0]['rules'][0]['state'] == 'active'
+    assert keystone.requests >= 3
+    tokens = [token_of(c) for c in session.calls[1:]]
+    assert tokens[:4] == ['token-1'] * 4 and tokens[4] == 'token-3'
+    assert 0.5 in clock.sleeps
+    assert result['manila_requests'] == len(session.calls)
