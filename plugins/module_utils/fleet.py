@@ -80,6 +80,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     Step,
+    counted,
     failure_words,
     gone_words,
     run_steps,
@@ -117,6 +118,19 @@ def share_argument_spec():
     )
 
 
+def claimed_by(share, marker):
+    """The value of the marker's key on a share when it differs from the
+    marker's own (another task owns the share); None otherwise."""
+    items = marker_items(marker)
+    if not items or not share:
+        return None
+    metadata = share.get('metadata') or {}
+    for key, value in items.items():
+        if key in metadata and metadata[key] != value:
+            return metadata[key]
+    return None
+
+
 class Item(object):
     """One share of the task: its entry, what was found, planned and done."""
 
@@ -142,6 +156,7 @@ class Item(object):
         self.rules_pending = False  # touched rules not active yet (after the status wait)
         self.exports = None
         self.error = None
+        self.skipped = None        # why the share is left untouched (another task owns it)
         if purged:
             self.where = 'purged share %s (%s)' % (entry.get('name'), entry['id'])
         else:
@@ -154,6 +169,12 @@ class Item(object):
     @property
     def ok(self):
         return self.error is None
+
+    def skip(self, reason):
+        """Leave the share untouched: nothing is planned or sent for it."""
+        self.skipped = reason
+        self.plan = None
+        self.rule_plan = None
 
     def fail(self, error):
         """Record why the share did not converge (the first reason counts)."""
@@ -318,9 +339,9 @@ class Fleet(object):
     def poll_failed(item, exc, failures):
         """The words for a share whose state could not be read (run_steps'
         ``poll_failed``): the listing failed, after the client's retries."""
-        return ('%s: unknown: could not read its state (%d listings of the shares failed in '
-                'a row): %s. %sRun the task again: it goes on from what Manila shows.' % (
-                    share_label(item.share), failures, exc,
+        return ('%s: unknown: could not read its state (%s of the shares in a row '
+                'failed): %s. %sRun the task again: it goes on from what Manila shows.' % (
+                    share_label(item.share), counted(failures, 'listing'), exc,
                     'What the task asked of Manila for it was sent. ' if item.wrote else ''))
 
     def settle(self, items):
@@ -376,7 +397,7 @@ class Fleet(object):
         self.steps(binned, Step(run=self.read_current))
         networks = {}
         for item in items:
-            if not item.ok:
+            if not item.ok or self.skip_claimed(item, item.share):
                 continue
             try:
                 self.plan_item(item, networks)
@@ -385,6 +406,23 @@ class Fleet(object):
         for item in purged:
             if item.ok:
                 item.plan = plan_absent(item.share)
+
+    def skip_claimed(self, item, share):
+        """Skip a share that another task's marker claims (True when skipped).
+
+        The marker's key with another value means another task (a list with
+        the same key) owns the share: this one neither changes nor deletes it,
+        nor its rules, and says so in the share's result and a warning.
+        """
+        other = claimed_by(share, self.params['marker'])
+        if other is None:
+            return False
+        key = self.params['marker']['key']
+        item.skip('%s carries the marker %s=%s of another task (this task\'s marker is '
+                  '%s=%s): it is left untouched.' % (
+                      share_label(share), key, other, key, marker_items(self.params['marker'])[key]))
+        self.client.warn('%s: %s' % (item.where, item.skipped))
+        return True
 
     def plan_item(self, item, networks):
         p = self.params
@@ -524,6 +562,11 @@ class Fleet(object):
             return
         if wait:
             share = self.shares.settle(share)
+        if self.skip_claimed(item, share):
+            item.share = dict(share, export_locations=[])
+            item.exports = None
+            item.rules = self.access.list(share['id'])
+            return
         plan = plan_update(share, item.desired, purge_metadata=item.purge_metadata)
         if plan.changed:
             share = self.shares.apply_update(share, plan)
@@ -650,7 +693,7 @@ class Fleet(object):
     def result_of(self, item):
         entry = item.entry
         share = item.share or {}
-        if not item.present and item.ok:
+        if not item.present and item.ok and not item.skipped:
             share = {}
         rules = item.rules or []
         if self.check_mode and item.rule_plan is not None:
@@ -660,9 +703,11 @@ class Fleet(object):
                       changes=self.changes(item) if self.changed(item) else [],
                       share=share, export_paths=item.exports or [],
                       rules=[without_secrets(r) for r in rules] if item.present else [],
-                      failed=not item.ok)
+                      failed=not item.ok, skipped=bool(item.skipped))
         if not item.ok:
             result['msg'] = item.error
+        elif item.skipped:
+            result['msg'] = item.skipped
         return result
 
     def changed(self, item):

@@ -185,7 +185,13 @@ POLL_FAILURES = 3
 
 def unknown_state_words(item, exc, failures):
     """run_steps' default words for an item whose state could not be read."""
-    return 'unknown: could not read its state (%d polls failed in a row): %s' % (failures, exc)
+    return 'unknown: could not read its state (%s in a row failed): %s' % (
+        counted(failures, 'poll'), exc)
+
+
+def counted(number, noun):
+    """'1 poll', '3 polls'."""
+    return '%d %s%s' % (number, noun, '' if number == 1 else 's')
 
 
 def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,

@@ -32,6 +32,9 @@ description:
   - With O(marker), every share the task creates or converges carries a metadata
     key and value; with O(purge), shares carrying the marker that the list no
     longer names are deleted. A share without the marker is never touched.
+  - A listed share that carries the marker's key with another value belongs to
+    another task - it is left untouched (no change, no deletion, its rules as
+    they are), and its result (RV(shares[].skipped)) and a warning say so.
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
@@ -172,6 +175,9 @@ options:
       - A metadata item that marks the shares this task owns. It is set on every
         share of the list that is present (created with it, or added to an
         existing share), and it is what O(purge) looks for.
+      - A share of the list that carries the key with another value is owned by
+        another task and is skipped, whatever its entry asks; O(purge) never
+        deletes it either.
     type: dict
     suboptions:
       key:
@@ -320,10 +326,15 @@ shares:
     failed:
       description: Whether this share did not converge.
       type: bool
+    skipped:
+      description:
+        - Whether this share was left untouched because it carries O(marker)'s
+          key with another value (another task owns it).
+      type: bool
     msg:
-      description: Why it did not converge.
+      description: Why it did not converge, or why it was skipped.
       type: str
-      returned: when failed
+      returned: when failed or skipped
 purged:
   description:
     - The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).

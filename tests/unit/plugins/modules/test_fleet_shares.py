@@ -354,7 +354,7 @@ def test_polls_that_keep_failing_leave_every_share_a_result_and_changed(monkeypa
     assert unchanged['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
     assert made['failed'] is True and made['changed'] is True and made['id'] == uuid(2)
     assert made['msg'].startswith('Share data2 (%s): unknown: could not read its state (3 '
-                                  'listings of the shares failed in a row): ' % uuid(2))
+                                  'listings of the shares in a row failed): ' % uuid(2))
     assert 'listing broke' in made['msg'] and 'Run the task again' in made['msg']
     assert result['msg'].startswith('1 of 2 shares did not converge: shares[1] (data2): ')
     assert [c.method for c in session.writes()] == ['POST']
@@ -471,3 +471,48 @@ def test_a_token_that_expires_mid_run_is_renewed_and_a_keystone_503_then_retried
     assert tokens[:4] == ['token-1'] * 4 and tokens[4] == 'token-3'
     assert 0.5 in clock.sleeps
     assert result['manila_requests'] == len(session.calls)
+
+
+# -- a share another task's marker claims (issue 21, item 6) --------------------------------
+
+def test_a_share_claimed_by_another_marker_value_is_skipped_and_never_written(monkeypatch):
+    theirs = share(1, size=1, metadata={'owner': 'other-repo'})
+    gone_theirs = share(3, name='old', metadata={'owner': 'other-repo'})
+    for check_mode in (False, True):
+        outcome, session = run(monkeypatch, {
+            'shares': [entry(1, size=2, access_rules=[]), entry(2, state='absent', name='data3')],
+            'marker': MARKER, 'purge': True, 'purge_rules': True}, [
+            listing(theirs, share(3, name='data3', metadata={'owner': 'other-repo'}), gone_theirs),
+            rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        ], check_mode=check_mode)
+        result = outcome.result
+        assert not isinstance(outcome, Fail), result
+        assert session.writes() == []
+        assert result['changed'] is False and result['purged'] == []
+        kept, not_deleted = result['shares']
+        for skipped in (kept, not_deleted):
+            assert skipped['skipped'] is True and skipped['changed'] is False
+            assert skipped['failed'] is False and skipped['changes'] == []
+            assert 'carries the marker owner=other-repo of another task' in skipped['msg']
+            assert 'owner=repo' in skipped['msg'] and 'left untouched' in skipped['msg']
+        assert kept['id'] == uuid(1) and kept['share']['size'] == 1
+        assert [r['access_to'] for r in kept['rules']] == ['10.0.1.0/24']
+        assert not_deleted['id'] == uuid(3)
+        assert len([w for w in result['warnings'] if 'of another task' in w]) == 2
+        assert result['warnings'][0].startswith('shares[0] (data1): Share data1 (%s)' % uuid(1))
+
+
+def test_a_share_without_the_key_is_adopted_and_one_with_this_value_converged(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, access_rules=None),
+                                                    entry(2, access_rules=None)],
+                                         'marker': MARKER}, [
+        listing(share(1, metadata={'team': 'x'}), share(2)),
+        rules_of(1), exports_of(1), rules_of(2), exports_of(2),
+        ('POST', '/v2/shares/%s/metadata' % uuid(1), RecordedResponse(200, {'metadata': {
+            'team': 'x', 'owner': 'repo'}})),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [r['skipped'] for r in result['shares']] == [False, False]
+    assert [r['changed'] for r in result['shares']] == [True, False]
+    assert session.bodies('POST') == [{'metadata': {'owner': 'repo'}}]
