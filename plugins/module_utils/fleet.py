@@ -14,7 +14,8 @@ The flow, for a list of entries (``Fleet.converge``):
 3. busy shares waited for until they rest (``Fleet.settle``), then the rules
    and export locations of each share that exists (``Fleet.read_current``);
 4. a plan per share from the planners ``share`` and ``share_access`` use
-   (``Fleet.plan``); check mode stops here;
+   (``Fleet.plan``), except for a share another task's marker claims, which
+   is left untouched (``Fleet.skip_claimed``); check mode stops here;
 5. each share at its own pace through ``waiter.run_steps`` (``Fleet.apply``):
    its write, its wait, its rules, their wait, what the result needs, with
    jobs a few at a time on the client and every wait in one poll loop;
@@ -643,10 +644,10 @@ class Fleet(object):
             return None
         if item.share.get('access_rules_status') in ACCESS_RULES_STATUS_ERROR:
             others = [r for r in item.rules if r.get('state') in ACCESS_ERROR_STATES]
-            self.client.warn('%s: the rules of this task are active, but access_rules_status is '
-                      'error because of other rules: %s.' % (item.where, ', '.join(
-                          '%s:%s (%s)' % (r['access_type'], r['access_to'], r['id'])
-                          for r in others) or 'none listed'))
+            self.client.warn('%s: the rules of this task are active, but access_rules_status '
+                             'is error because of other rules: %s.' % (item.where, ', '.join(
+                                 '%s:%s (%s)' % (r['access_type'], r['access_to'], r['id'])
+                                 for r in others) or 'none listed'))
         return True
 
     # -- helpers ---------------------------------------------------------------
