@@ -599,3 +599,42 @@ def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
     assert lookups.same_value(shown, wanted) is same
     assert lookups.shows({'field': shown}, {'field': wanted}) is same
     assert lookups.shows({}, {'field': wanted}) is False
+
+
+def test_run_steps_polls_again_after_a_failed_poll_and_gives_up_after_three():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    answers = [ManilaError('down'), {'a': 'ready'}]
+
+    def fetch(items):
+        answer = answers.pop(0) if answers else ManilaError('still down')
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: r == 'ready' or None)], fetch,
+              key=lambda i: i.name, timeout=60)
+    assert item.ok and clock.sleeps == [0.5, 0.75]
+    # every poll fails: the waiting items fail after the third, with the default words;
+    # one that began its wait after them counts its own polls
+    first, later = Item('a'), Item('b')
+    steps = [Step(run=lambda i: None), Step(check=lambda i, r: r == 'ready' or None)]
+    run_steps(client, [first], steps, fetch, key=lambda i: i.name, timeout=60)
+    assert first.error == ('unknown: could not read its state (3 polls in a row failed): '
+                           'still down')
+    words = []
+    run_steps(client, [later], steps, fetch, key=lambda i: i.name, timeout=60,
+              poll_failed=lambda i, exc, n: words.append((i.name, str(exc), n)) or 'gone dark')
+    assert later.error == 'gone dark' and words == [('b', 'still down', 3)]
+
+
+def test_run_steps_fails_a_waiting_item_at_its_deadline_when_polls_fail():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+
+    def fetch(items):
+        raise ManilaError('down')
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: None)], fetch, key=lambda i: i.name,
+              timeout=0.5)
+    assert item.error == 'unknown: could not read its state (1 poll in a row failed): down'
