@@ -39,6 +39,9 @@ DATA = os.path.join(STATE, 'data')
 LOGS = os.path.join(STATE, 'logs')
 RUN = os.path.join(STATE, 'run')
 CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
+# The paged clouds alone, in a file of their own: an `up` of an older
+# checkout (sharing the cloud) rewrites clouds.yaml without them.
+PAGED_CLOUDS_YAML = os.path.join(STATE, 'clouds-paged.yaml')
 SECRETS = os.path.join(STATE, 'secrets.json')
 # The ports and the number of lanes a cloud was brought up with: commands
 # run later without the environment variables use them again.
@@ -1490,11 +1493,14 @@ def write_clouds_yaml(sec):
         clouds[u.cloud] = {'auth_type': 'password', 'region_name': 'RegionOne',
                            'identity_api_version': 3,
                            'auth': auth_dict(u.user, sec[u.user], u.project)}
-    for u in lane_users():
-        # openstacksdk's loader (and so the modules) take the endpoint
-        # from <service type>_endpoint_override instead of the catalog.
-        clouds[paged(u.cloud)] = dict(
-            clouds[u.cloud], shared_file_system_endpoint_override=PAGED_URL)
+    # openstacksdk's loader (and so the modules) take the endpoint from
+    # <service type>_endpoint_override instead of the catalog.
+    paged_clouds = {paged(name): dict(
+        cloud, shared_file_system_endpoint_override=PAGED_URL)
+        for name, cloud in clouds.items()}
+    write_file(PAGED_CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
+               + to_yaml({'clouds': paged_clouds}) + '\n', mode=0o600)
+    clouds.update(paged_clouds)
     write_file(CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
                + to_yaml({'clouds': clouds}) + '\n', mode=0o600)
 
@@ -1514,7 +1520,10 @@ def integration_vars(sec, lane=None):
         'manila_clouds_yaml': CLOUDS_YAML,
         'manila_cloud_admin': mine['admin']['cloud'],
         'manila_cloud_member': mine['member']['cloud'],
-        # The same users through the API whose pages hold PAGED_LIMIT items.
+        # The same users through the API whose pages hold PAGED_LIMIT items
+        # (clouds.yaml has them too, unless an older checkout's `up`
+        # rewrote it).
+        'manila_clouds_yaml_paged': PAGED_CLOUDS_YAML,
         'manila_cloud_admin_paged': paged(mine['admin']['cloud']),
         'manila_cloud_member_paged': paged(mine['member']['cloud']),
         'manila_paged_limit': PAGED_LIMIT,
