@@ -31,7 +31,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorde
     versions_exchange,
 )
 
-LISTING = '/v2/shares/detail?limit=1000&offset=0'
+LISTING = '/v2/shares/detail?with_count=true&limit=1000&offset=0'
 MARKER = {'key': 'owner', 'value': 'repo'}
 
 
@@ -55,7 +55,7 @@ def rule(n, target, level='rw', state='active'):
 
 
 def listing(*shares):
-    return ('GET', LISTING, RecordedResponse(200, {'shares': list(shares)}))
+    return ('GET', LISTING, RecordedResponse(200, {'shares': list(shares), 'count': len(shares)}))
 
 
 def rules_of(n, *rules):
@@ -116,8 +116,8 @@ def test_check_mode_plans_create_update_rules_and_purge_without_writing(monkeypa
         'purge_rules': True}, [
         listing(share(1, metadata={}), unmarked, leftover),
         rules_of(1, rule(1, '10.0.1.0/24', level='ro'), rule(1, '10.9.9.9')), exports_of(1),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
     ], check_mode=True)
     result = outcome.result
@@ -137,8 +137,8 @@ def test_a_refused_create_fails_that_share_only_and_names_it(monkeypatch):
     created = share(2, status='creating', access_rules_status='active')
     outcome, session = run(monkeypatch, {'shares': [entry(1), entry(2)], 'timeout': 60}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
         ('POST', '/v2/shares', RecordedResponse(413, {'overLimit': {
             'code': 413, 'message': 'ShareLimitExceeded: Maximum number of shares allowed (1) exceeded'}})),
@@ -172,8 +172,8 @@ def test_a_share_going_to_error_is_named_with_manilas_reason(monkeypatch):
     created = share(1, status='creating')
     outcome, session = run(monkeypatch, {'shares': [entry(1, share_type='nowhere')]}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
         listing(dict(created, status='error')),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % uuid(1),
@@ -262,8 +262,8 @@ def test_a_create_that_lost_the_race_for_its_name_removes_its_share_and_converge
     mine = share(2, status='creating', created_at='2026-01-01T10:00:00.300000')
     outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': mine})),
         listing(older, dict(mine, status='available')),
         # settle_namesakes: the other task's share is older, this one goes
