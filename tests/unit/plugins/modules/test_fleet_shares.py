@@ -309,8 +309,8 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
 
 # -- a poll that fails (issue 21, item 15) --------------------------------------------------
 
-BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-          RecordedResponse(200, {'shares': []}))
+BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+          RecordedResponse(200, {'shares': [], 'count': 0}))
 
 
 def failed_poll():
