@@ -22,6 +22,12 @@ SHARE_ERROR_STATES = frozenset([
     'backup_restoring_error',
 ])
 
+# The share status in which Manila refuses access rule changes below API 2.74
+# (manila/share/api.py _any_invalid_share_instance adds STATUS_ERROR to the
+# refused statuses unless the request is 2.74+). The other *_error statuses
+# (extending_error, reverting_error, ...) take rule changes at every version.
+SHARE_RULES_NEED_2_74_STATES = frozenset(['error'])
+
 # Share statuses that are on their way somewhere else.
 SHARE_BUSY_STATES = frozenset([
     'creating',
