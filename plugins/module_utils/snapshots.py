@@ -347,10 +347,34 @@ def racing_snapshots(namesakes):
 
 # -- calls ---------------------------------------------------------------------------
 
-def _not_latest(exc):
-    # Manila's own check sees snapshots this user cannot list (another project's).
-    return same_details(exc, InvalidInput, 'Manila only reverts a share to its latest '
-                        'snapshot, and refused: %s' % exc.message)
+# Manila answers a revert with 409 for five reasons (manila/api/v2/shares.py
+# _revert); each is told by a phrase of its message.  The latest-snapshot one is
+# checked here before any write, but Manila's own check also sees snapshots this
+# user cannot list (another project's).
+REVERT_CONFLICTS = (
+    ('not the most recent snapshot', InvalidInput,
+     'Manila only reverts a share to its latest snapshot, and refused: %s'),
+    ('has access rules that are not', CannotConverge,
+     'Manila reverts a share only while all its access rules are active, and refused: %s '
+     'Fix the rules (openkeel.manila.share_access) and run again.'),
+    ('may not be reverted while it has an active task', CannotConverge,
+     'Manila reverts no share while a task (a migration) runs on it, and refused: %s '
+     'Run again when the task is over.'),
+    ('to be reverted to a snapshot', CannotConverge,
+     'Manila reverts only an available share, and refused: %s Run again once it is '
+     'available (with wait=true a busy share is waited for).'),
+    ('to be restored', CannotConverge,
+     'Manila reverts a share only to an available snapshot, and refused: %s'),
+)
+
+
+def revert_refused(exc):
+    """Manila's 409 to a revert, with the reason it gave (unknown ones as they came)."""
+    text = exc.message or ''
+    for phrase, cls, template in REVERT_CONFLICTS:
+        if phrase in text:
+            return same_details(exc, cls, template % text)
+    return exc
 
 
 class SnapshotAPI(object):
@@ -437,7 +461,7 @@ class SnapshotAPI(object):
                                     SNAPSHOT_LEAVING_STATES),
             'the deletion of snapshot %s' % snapshot_id)
 
-    @reword(Conflict, _not_latest)
+    @reword(Conflict, revert_refused)
     def revert(self, share_id, snapshot_id):
         # Manila keeps no trace of a revert once it is done; while it runs, the
         # share is reverting and the snapshot restoring: that is what is seen.
