@@ -51,6 +51,10 @@ SHARE_BUSY_STATES = frozenset([
     'server_migrating_to',
 ])
 
+# A revert under way, and the status Manila leaves a share in when it failed.
+SHARE_REVERTING_STATES = frozenset(['reverting', 'reverting_to_snapshot'])
+SHARE_REVERT_FAILED = 'reverting_error'
+
 # Share statuses of a share on its way out: it still carries its name (and
 # shows in listings) but is no longer a share anyone can converge on.
 SHARE_LEAVING_STATES = frozenset([
@@ -88,6 +92,8 @@ SNAPSHOT_BUSY_STATES = frozenset([
     'migrating',
     'migrating_to',
 ])
+# A snapshot a share is being reverted to.
+SNAPSHOT_RESTORING = 'restoring'
 # Manila deletes a snapshot only in these (the others need an admin's force-delete).
 SNAPSHOT_DELETABLE_STATES = frozenset(['available', 'error'])
 # Snapshots on their way out: they still carry their name but nobody can converge on them.

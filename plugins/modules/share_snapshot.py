@@ -201,12 +201,14 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     REVERT,
     REVERT_MARKER,
     SnapshotAPI,
+    SnapshotPlan,
     diff_view,
     needs_revert,
     plan_absent,
     plan_create,
     plan_revert,
     plan_update,
+    revert_requested_at,
     task_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -363,33 +365,49 @@ class ShareSnapshotModule(ManilaModule):
                 'that a second run does not revert again; snapshot metadata needs Manila API '
                 '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
                 'run instead.' % (REVERT_MARKER, self.client.version))
+        before, recorded, share = diff_view(snapshot), False, None
+        if revert_requested_at(snapshot) and self.client.supports('snapshot_metadata'):
+            # A revert an earlier run did not see to its end: how did it end?
+            share, snapshot, recorded = self.snapshots.follow_revert_request(
+                self.share_record(snapshot['share_id']), snapshot, p['wait'], self.check_mode)
+            self._share = share
+            if not recorded:
+                self.warn('The revert of share %s to snapshot %s, requested at %s, is still '
+                          'in progress (share %s); run again (or with wait=true) to record '
+                          'it once it is done.' % (share['id'], snapshot['id'],
+                                                   revert_requested_at(snapshot),
+                                                   share.get('status')))
+                return self.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
+                                            share=share)
         snapshot = self.snapshots.settle(snapshot, p['wait'])
         if snapshot is None:
             raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
                                % (p['id'] or p['name']))
         base = self.plan_changes(snapshot)
-        share = None
         if needs_revert(snapshot, p['always_revert']):
             share = self.share_record(snapshot['share_id'])
             plan = plan_revert(share, snapshot,
                                self.snapshots.list_for_share(snapshot['share_id']),
-                               always=p['always_revert'], base=base)
+                               always=p['always_revert'], base=base, wait=p['wait'])
         else:
             plan = base
+        changed = plan.changed or recorded
+        if recorded:    # the diff shows the record too
+            plan.before = before
+            if plan.action == NOTHING:
+                plan.after = diff_view(snapshot)
         if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, snapshot, share=share or self._share or {})
+            return self.finish_snapshot(plan, snapshot, share=share or self._share or {},
+                                        changed=changed)
         if plan.action == REVERT:
             share = self.snapshots.settle_share(share, p['wait'])
         snapshot = self.snapshots.apply_update(snapshot, plan)
         if plan.action == REVERT:
-            share = self.snapshots.revert_share(share, snapshot, p['wait'])
-            if p['wait']:
-                # Manila frees the share a moment before the snapshot.
-                snapshot = self.snapshots.settle(self.snapshots.get(snapshot['id']) or snapshot)
-            if plan.record_revert and self.client.supports('snapshot_metadata'):
-                snapshot = self.snapshots.record_revert(snapshot)
+            share, snapshot = self.snapshots.revert_and_record(
+                share, snapshot, p['wait'],
+                plan.record_revert and self.client.supports('snapshot_metadata'))
         plan.after = diff_view(snapshot)
-        self.finish_snapshot(plan, snapshot, share=share or {})
+        self.finish_snapshot(plan, snapshot, share=share or {}, changed=changed)
 
     # -- absent ------------------------------------------------------------
     def ensure_absent(self, snapshot):

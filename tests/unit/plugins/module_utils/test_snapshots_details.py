@@ -45,8 +45,12 @@ def test_views():
     assert sn.diff_view(None) == {} and sn.diff_view({}) == {}
     view = sn.diff_view(snap(metadata={'a': '1', '__x': 'y', sn.REVERT_MARKER: 't'}))
     assert view == {'name': 'n', 'description': 'd', 'share_id': 'sh', 'size': 3,
-                    'status': 'available', 'reverted': True, 'metadata': {'a': '1'}}
+                    'status': 'available', 'reverted': True, 'revert_requested': False,
+                    'metadata': {'a': '1'}}
     assert sn.diff_view(snap())['reverted'] is False
+    requested = sn.diff_view(snap(metadata={'a': '1', sn.REVERT_REQUESTED: 't'}))
+    assert (requested['reverted'], requested['revert_requested'], requested['metadata']) == (
+        False, True, {'a': '1'})
     after = sn.predicted_after(snap(metadata={'a': '1', 'b': '2'}),
                                {'display_name': 'x', 'display_description': 'y'}, {'c': '3'}, ['a', 'z'])
     assert (after['name'], after['description'], after['metadata']) == ('x', 'y', {'b': '2', 'c': '3'})
