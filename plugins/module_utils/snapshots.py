@@ -381,6 +381,19 @@ def brief(snapshot):
     return dict((k, snapshot.get(k)) for k in ('id', 'name', 'status', 'created_at'))
 
 
+def _revert_of(share, snapshot):
+    return 'share %s (%s) to snapshot %s (%s)' % (share.get('name'), share['id'],
+                                                  snapshot.get('name'), snapshot['id'])
+
+
+def revert_in_progress(share, snapshot):
+    """The warning of a run that finds a requested revert still under way."""
+    return ('The revert of %s, requested at %s, is still in progress (share %s, '
+            'snapshot %s); run again (or with wait=true) to record it once it is done.' % (
+                _revert_of(share, snapshot),
+                revert_requested_at(snapshot), share.get('status'), snapshot.get('status')))
+
+
 def with_revert_keys(snapshot, items, drop=None):
     """The snapshot with its metadata as a revert record leaves it."""
     metadata = dict(snapshot.get('metadata') or {})
@@ -600,12 +613,12 @@ class SnapshotAPI(object):
         if outcome == REVERT_FAILED or failures:
             said = ' | '.join(m.get('user_message') or '' for m in failures)
             raise CannotConverge(
-                'The revert of %s to %s, requested at %s, failed: the share is in status '
-                '%s. %s%s' % (
-                    share_label(share), snapshot_label(snapshot).lower(), requested,
+                'The revert of %s, requested at %s, failed (the share is now in status '
+                '%s). %s%s' % (
+                    _revert_of(share, snapshot), requested,
                     share.get('status'),
-                    'Manila says: %s. ' % said if said else
-                    'Manila has no user message about it. ',
+                    'Manila says: %s' % said if said else
+                    'Manila has no user message about it.',
                     '' if check_mode else self._forget_failed(snapshot)))
         if check_mode:
             return share, with_revert_keys(snapshot, {REVERT_MARKER: utc_now()},
@@ -614,7 +627,7 @@ class SnapshotAPI(object):
 
     def _forget_failed(self, snapshot):
         self.forget_revert_request(snapshot)
-        return ('The snapshot no longer records the request: the share as it is decides '
+        return (' The snapshot no longer records the request: the share as it is decides '
                 'the next run (Manila reverts no share in reverting_error; once an admin '
                 'has repaired it, state=reverted reverts it again).')
 

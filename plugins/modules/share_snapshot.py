@@ -22,10 +22,19 @@ description:
     other state implies. Manila reverts a share only to its latest snapshot
     and only when its share type had C(revert_to_snapshot_support); both are
     checked before any write, and an older snapshot is refused naming the
-    latest. The revert is recorded in the snapshot's metadata (key
+    latest. The revert is recorded on the snapshot, in its metadata (key
     C(openkeel_reverted_at), API 2.73+), so a second run does not revert again
     and throw away what was written since; O(always_revert) reverts on every
     run.
+  - Only a revert seen finished is recorded as done. With O(wait=false) (or
+    when the wait runs out of time) the snapshot records the revert as
+    requested (key C(openkeel_revert_requested_at)), and the next run finds
+    out how it ended; while the share is still C(reverting) it reports so
+    (not changed, with a warning; with O(wait=true) it waits); when the
+    share is in C(reverting_error) it fails with Manila's user message and
+    forgets the request (Manila reverts no share in C(reverting_error); once
+    an admin has repaired it, the task reverts again); when the revert
+    finished it records it (changed).
   - A snapshot of a share whose type has C(mount_snapshot_support) is
     returned with its export locations (API 2.32+).
   - Waits fail at once when the snapshot (or the reverted share) reaches an
@@ -40,7 +49,9 @@ attributes:
     description: Reads only; reports the same C(changed) and diff as a real run.
   diff_mode:
     support: full
-    description: Before and after views of the snapshot (C(reverted) tells whether the share was reverted to it).
+    description:
+      - Before and after views of the snapshot (C(reverted) tells whether the share was reverted
+        to it, C(revert_requested) whether a revert to it was requested and not yet seen finished).
 options:
   state:
     description:
@@ -77,8 +88,9 @@ options:
       - Metadata the snapshot should carry (API 2.73+). Keys are merged into
         the existing ones unless O(purge_metadata) is set. Values are stored
         as strings.
-      - Keys starting with C(__) belong to Manila and C(openkeel_reverted_at)
-        to O(state=reverted); neither can be set here and both are kept.
+      - Keys starting with C(__) belong to Manila, C(openkeel_reverted_at) and
+        C(openkeel_revert_requested_at) to O(state=reverted); none can be set
+        here and all are kept.
     type: dict
   purge_metadata:
     description:
@@ -100,6 +112,9 @@ options:
     description:
       - Wait until the snapshot is available (or gone), or the reverted share
         is available again.
+      - With O(state=reverted) and V(false), the revert is sent and recorded
+        as requested, not as done; a later run records it once it finished
+        (see above).
     type: bool
     default: true
   timeout:
@@ -164,7 +179,10 @@ snapshot:
       description: When Manila took it (UTC).
       type: str
     metadata:
-      description: Its metadata (API 2.73+), C(openkeel_reverted_at) included.
+      description:
+        - Its metadata (API 2.73+), C(openkeel_reverted_at) (a revert seen
+          finished) and C(openkeel_revert_requested_at) (a revert requested
+          and not yet seen finished) included.
       type: dict
     export_locations:
       description:
@@ -208,6 +226,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     plan_create,
     plan_revert,
     plan_update,
+    revert_in_progress,
     revert_requested_at,
     task_metadata,
 )
@@ -372,11 +391,7 @@ class ShareSnapshotModule(ManilaModule):
                 self.share_record(snapshot['share_id']), snapshot, p['wait'], self.check_mode)
             self._share = share
             if not recorded:
-                self.warn('The revert of share %s to snapshot %s, requested at %s, is still '
-                          'in progress (share %s); run again (or with wait=true) to record '
-                          'it once it is done.' % (share['id'], snapshot['id'],
-                                                   revert_requested_at(snapshot),
-                                                   share.get('status')))
+                self.warn(revert_in_progress(share, snapshot))
                 return self.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
                                             share=share)
         snapshot = self.snapshots.settle(snapshot, p['wait'])
