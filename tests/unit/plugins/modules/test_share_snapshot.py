@@ -175,14 +175,14 @@ def test_check_mode_of_a_revert_without_wait_shows_the_same_diff(monkeypatch):
 def test_a_revert_that_failed_after_a_run_without_wait_fails_the_next_run(monkeypatch):
     first, first_session = revert_without_wait(monkeypatch)
     written = first_session.bodies('POST')[1]['metadata']     # what the first run recorded
+    exchanges = later_run('reverting_error', written) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2999-01-01T00:00:00.000000',
+             'user_message': 'revert to snapshot: Share Driver failed to revert share to snapshot.'}]})),
+        DROP_REQUEST,
+    ]
     outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False},
-        later_run('reverting_error', written) + [
-            ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
-                {'created_at': '2999-01-01T00:00:00.000000',
-                 'user_message': 'revert to snapshot: Share Driver failed to revert share to snapshot.'}]})),
-            DROP_REQUEST,
-        ])
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False}, exchanges)
     assert isinstance(outcome, Fail), outcome.result
     msg = outcome.result['msg']
     assert 'reverting_error' in msg and 'failed to revert share to snapshot' in msg
@@ -204,17 +204,17 @@ def test_a_later_run_that_finds_the_revert_under_way_says_so_and_writes_nothing(
 
 
 def test_a_later_run_waits_for_the_revert_under_way_then_records_it(monkeypatch):
+    exchanges = later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(
+            SNAP, metadata={REQUESTED: '2026-12-01T11:00:00Z'})})),
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        DROP_REQUEST,
+    ]
     outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'state': 'reverted', '_ansible_diff': True},
-        later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-            ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
-            ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-            ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(
-                SNAP, metadata={REQUESTED: '2026-12-01T11:00:00Z'})})),
-            ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []})),
-            ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
-            DROP_REQUEST,
-        ])
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', '_ansible_diff': True}, exchanges)
     result = outcome.result
     assert not isinstance(outcome, Fail), result
     assert result['changed'] is True
@@ -224,14 +224,14 @@ def test_a_later_run_waits_for_the_revert_under_way_then_records_it(monkeypatch)
 
 
 def test_a_later_run_that_finds_the_share_available_records_the_revert(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2026-12-01T10:59:59.000000', 'user_message': 'an older failure'}]})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        DROP_REQUEST,
+    ]
     outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False},
-        later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-            ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
-                {'created_at': '2026-12-01T10:59:59.000000', 'user_message': 'an older failure'}]})),
-            ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
-            DROP_REQUEST,
-        ])
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False}, exchanges)
     assert not isinstance(outcome, Fail), outcome.result
     assert outcome.result['changed'] is True
     assert list(session.bodies('POST')[0]['metadata']) == [MARKER]
@@ -240,22 +240,22 @@ def test_a_later_run_that_finds_the_share_available_records_the_revert(monkeypat
 
 
 def test_a_later_run_in_check_mode_reports_the_record_and_writes_nothing(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []}))]
     outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'state': 'reverted'},
-        later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-            ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []}))], check_mode=True)
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges, check_mode=True)
     assert outcome.result['changed'] is True
     assert session.writes() == []
 
 
 def test_a_failure_repaired_since_the_request_is_not_recorded_as_a_revert(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2026-12-01T11:00:02.000000', 'user_message': 'revert to snapshot: boom'}]})),
+        DROP_REQUEST,
+    ]
     outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'state': 'reverted'},
-        later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-            ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
-                {'created_at': '2026-12-01T11:00:02.000000', 'user_message': 'revert to snapshot: boom'}]})),
-            DROP_REQUEST,
-        ])
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
     assert isinstance(outcome, Fail), outcome.result
     assert 'boom' in outcome.result['msg'] and 'reverts it again' in outcome.result['msg']
     assert len(session.writes()) == 1
