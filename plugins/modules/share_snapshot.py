@@ -27,14 +27,11 @@ description:
     and throw away what was written since; O(always_revert) reverts on every
     run.
   - Only a revert seen finished is recorded as done. With O(wait=false) (or
-    when the wait runs out of time) the snapshot records the revert as
-    requested (key C(openkeel_revert_requested_at)), and the next run finds
-    out how it ended; while the share is still C(reverting) it reports so
-    (not changed, with a warning; with O(wait=true) it waits); when the
-    share is in C(reverting_error) it fails with Manila's user message and
-    forgets the request (Manila reverts no share in C(reverting_error); once
-    an admin has repaired it, the task reverts again); when the revert
-    finished it records it (changed).
+    a wait that runs out of time) it is recorded as requested (key
+    C(openkeel_revert_requested_at)); the next run reports a share still
+    C(reverting) (not changed, with a warning; O(wait=true) waits), fails on
+    C(reverting_error) with Manila's user message and forgets the request,
+    or records the finished revert (changed).
   - A snapshot of a share whose type has C(mount_snapshot_support) is
     returned with its export locations (API 2.32+).
   - Waits fail at once when the snapshot (or the reverted share) reaches an
@@ -112,9 +109,8 @@ options:
     description:
       - Wait until the snapshot is available (or gone), or the reverted share
         is available again.
-      - With O(state=reverted) and V(false), the revert is sent and recorded
-        as requested, not as done; a later run records it once it finished
-        (see above).
+      - With O(state=reverted) and V(false), the revert is recorded as
+        requested, not as done (see above).
     type: bool
     default: true
   timeout:
