@@ -48,8 +48,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_RULES_STATUS_ACTIVE,
     ACCESS_RULES_STATUS_ERROR,
     SHARE_BUSY_STATES,
-    SHARE_ERROR_STATES,
     SHARE_MIGRATING_STATES,
+    SHARE_RULES_NEED_2_74_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     explain_safely,
@@ -755,7 +755,8 @@ def share_needs_wait_for_rules(client, share, wait):
 
     Raises CannotConverge when Manila would refuse rule changes and no wait
     can mend that (recycle bin, migration, busy with ``wait`` false), and
-    UnsupportedFeature for a share in error below 2.74.
+    UnsupportedFeature for a share in status ``error`` below 2.74 (Manila
+    refuses no other error status there).
     """
     label = 'Share %s (%s)' % (share.get('name'), share['id'])
     status = share.get('status')
@@ -766,7 +767,7 @@ def share_needs_wait_for_rules(client, share, wait):
         raise CannotConverge('%s is %s (task state %s): Manila refuses access rule '
                              'changes until the migration is completed or cancelled.'
                              % (label, status, share.get('task_state')))
-    if status in SHARE_ERROR_STATES:
+    if status in SHARE_RULES_NEED_2_74_STATES:
         client.require('access_rules_on_error_share',
                        '%s is in status %s: changing its access rules' % (label, status))
     if status not in SHARE_BUSY_STATES:
