@@ -297,3 +297,12 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
     assert [r['id'] for r in rules] == [older['id']]
     assert 'access_key' not in rules[0]
     assert 'Another task allowed access rule ip:10.0.1.0/24' in result['warnings'][0]
+
+
+def test_a_blank_metadata_value_fails_before_any_request(monkeypatch):
+    # Before: Manila refused it only once the share was created or changed.
+    outcome, session = run(monkeypatch, {'shares': [entry(1, metadata={'a': ''}),
+                                                    entry(2, metadata={'b': 1})]}, [])
+    assert isinstance(outcome, Fail)
+    assert "shares[0] (data1): metadata: key 'a' has an empty value" in outcome.result['msg']
+    assert len(session.calls) == 1  # the versions document of the recorded client only
