@@ -140,11 +140,17 @@ def listed_by_name_or_id(client, kind, name, listing, other_filters=False, keep=
     resource with that ID is the answer when the module has no other filter
     (``other_filters`` false; ``keep(resource)``, if given, must hold), else
     ``listing(None)`` narrowed to that ID (the resource must match the other
-    filters too).  When no resource has that ID, or ``name`` is not
-    UUID-shaped, ``listing(name)``: the same requests as a plain name filter.
+    filters too).  When no resource has that ID that this user may read, or
+    ``name`` is not UUID-shaped, ``listing(name)``: the same requests as a
+    plain name filter.
     """
     if name is not None and looks_like_uuid(name):
-        found = get_by_id(client, kind, name)
+        try:
+            found = get_by_id(client, kind, name)
+        except Forbidden:
+            # Manila answers 403, not 404, for some kinds (security services) of
+            # another project: not visible to this user, so not found by ID.
+            found = None
         if found is not None:
             if not other_filters:
                 return [found] if keep is None or keep(found) else []

@@ -107,3 +107,13 @@ def test_a_share_type_uuid_that_is_no_id_is_a_name(monkeypatch):
             {'id': 'third', 'name': 'gold', 'extra_specs': {}}]})),
     ])
     assert [t['id'] for t in result['share_types']] == ['other']
+
+
+def test_another_projects_id_that_manila_forbids_is_a_name(monkeypatch):
+    # Manila answers 403 (not 404) for another project's security service.
+    result, _session = run(monkeypatch, security_service_info, {'name': ID}, [
+        ('GET', '/v2/security-services/' + ID, RecordedResponse(403, {'forbidden': {
+            'code': 403, 'message': "Policy doesn't allow security_service:show to be performed."}})),
+        ('GET', '/v2/security-services/detail?name=' + ID, RecordedResponse(200, {'security_services': []})),
+    ])
+    assert result['security_services'] == []
