@@ -264,13 +264,13 @@ def test_a_write_seen_after_a_5xx_counts_and_many_are_shortened(monkeypatch):
         200, {'metadata': {}}))] * 6 + [
         ('DELETE', '/v2/shares/%s/metadata/k' % SHARE_ID, RecordedResponse(503, {'computeFault': {
             'code': 503, 'message': 'unwell'}})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': {'id': SHARE_ID,
-                                                                            'metadata': {}}})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(
+            200, {'share': {'id': SHARE_ID, 'metadata': {}}})),
     ]
     scripted(monkeypatch, exchanges)
 
     def action(self):
-        for _ in range(6):
+        for _time in range(6):
             self.client.post('shares/%s/metadata' % SHARE_ID, {'metadata': {'a': 'b'}})
         self.client.write_once(lambda: self.client.delete('shares/%s/metadata/k' % SHARE_ID),
                                lambda: self.client.get('shares/' + SHARE_ID)['share'],

@@ -314,12 +314,11 @@ def test_metadata_manila_refuses_fails_before_any_request(monkeypatch, metadata,
 
 def test_a_null_snapshot_metadata_value_is_not_sent_on_create(monkeypatch):
     made = dict(SNAP, metadata={'b': 'x'})
-    outcome, session = run(monkeypatch, share_snapshot, {
-        'share': 'data', 'name': 'tuesday', 'metadata': {'a': None, 'b': 'x'}, 'wait': False},
-        by_name(snapshots=[]) + [
-            ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': made})),
-            ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
-             RecordedResponse(200, {'snapshots': [made]})),
-        ])
+    args = {'share': 'data', 'name': 'tuesday', 'metadata': {'a': None, 'b': 'x'}, 'wait': False}
+    outcome, session = run(monkeypatch, share_snapshot, args, by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': made})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         RecordedResponse(200, {'snapshots': [made]})),
+    ])
     assert outcome.result['changed'] is True, outcome.result
     assert session.bodies('POST')[0]['snapshot']['metadata'] == {'b': 'x'}
