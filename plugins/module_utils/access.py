@@ -195,7 +195,7 @@ def normalize_rule(rule, version=None):
     where = '%s rule %r' % (access_type, access_to)
     metadata = rule.get('metadata')
     if metadata is not None:
-        metadata = metadata_items(metadata, '%s metadata' % where)
+        metadata = metadata_items(metadata, '%s: metadata' % where)
     lock_deletion = bool(rule.get('lock_deletion'))
     lock_visibility = bool(rule.get('lock_visibility'))
     lock_reason = rule.get('lock_reason')
