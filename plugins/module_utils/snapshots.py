@@ -40,6 +40,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     find_settled,
     metadata_changes,
+    metadata_to_send,
     normalize_metadata,
     send_metadata_plan,
     share_label,
@@ -249,8 +250,9 @@ def plan_create(share, desired):
     body = {'share_id': share['id'], 'name': desired['name']}
     if desired.get('description') is not None:
         body['description'] = desired['description']
-    if desired.get('metadata'):
-        body['metadata'] = task_metadata(desired['metadata'])
+    metadata = metadata_to_send(task_metadata(desired.get('metadata')))
+    if metadata:
+        body['metadata'] = metadata
     after = diff_view(dict(body, status=SNAPSHOT_AVAILABLE, size=share.get('size')))
     return SnapshotPlan(CREATE, before={}, after=after, body=body)
 

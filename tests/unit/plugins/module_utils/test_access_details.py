@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import access
+from ansible_collections.openkeel.manila.plugins.module_utils import access, shares
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
     Plan,
@@ -157,11 +157,12 @@ def test_target_messages():
     ({'k': ''}, False),
     ({'k': 0}, True),          # '0' is a value
     ({'k': False}, True),      # 'False' is a value
+    ({'k': None}, False),      # not the text 'None'
 ])
 def test_metadata_limits(metadata, ok):
     raw = want(metadata=metadata)
     if ok:
-        assert normalize_rule(raw)['metadata'] == dict((k, access.as_metadata_value(v))
+        assert normalize_rule(raw)['metadata'] == dict((k, shares.as_metadata_value(v))
                                                        for k, v in metadata.items())
     else:
         with pytest.raises(InvalidInput) as err:

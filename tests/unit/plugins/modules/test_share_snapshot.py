@@ -486,3 +486,28 @@ def test_one_message_by_id(monkeypatch):
         ('GET', '/v2/messages/m1', RecordedResponse(200, {'message': MESSAGE})),
     ])
     assert outcome.result['messages'] == []     # it is about action 001
+
+
+@pytest.mark.parametrize('metadata,words', [
+    ({'a': ''}, "metadata: key 'a' has an empty value"),
+    ({'a': 'v' * 1024}, 'longer than 1023'),
+    ({'': 'v'}, 'a key is empty'),
+])
+def test_metadata_manila_refuses_fails_before_any_request(monkeypatch, metadata, words):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'description': 'd', 'metadata': metadata}, [])
+    assert isinstance(outcome, Fail)
+    assert words in outcome.result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_a_null_snapshot_metadata_value_is_not_sent_on_create(monkeypatch):
+    made = dict(SNAP, metadata={'b': 'x'})
+    args = {'share': 'data', 'name': 'tuesday', 'metadata': {'a': None, 'b': 'x'}, 'wait': False}
+    outcome, session = run(monkeypatch, share_snapshot, args, by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': made})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         RecordedResponse(200, {'snapshots': [made]})),
+    ])
+    assert outcome.result['changed'] is True, outcome.result
+    assert session.bodies('POST')[0]['snapshot']['metadata'] == {'b': 'x'}
