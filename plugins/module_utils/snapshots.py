@@ -583,8 +583,8 @@ class SnapshotAPI(object):
         (a UTC time as this module writes it) on; [] below API 2.37."""
         if not self.client.supports('user_messages'):
             return []
-        messages = lookups.list_messages(
-            self.client, {'resource_id': share_id, 'action_id': REVERT_ACTION_ID}, limit=3)
+        messages = lookups.newest_messages(
+            self.client, {'resource_id': share_id, 'action_id': REVERT_ACTION_ID}, 3)
         return [m for m in messages if str(m.get('created_at') or '')[:19] >= since[:19]]
 
     def follow_revert_request(self, share, snapshot, wait=True, check_mode=False):

@@ -42,15 +42,40 @@ def run(monkeypatch, module, args, exchanges):
     return outcome.value.result, session
 
 
-# (module, result key, GET by ID, the listing with a name filter, the item key of a GET)
+# How each kind's listing pages (lookups.pages): shares and snapshots ask for the
+# count and stop there, share networks page until an empty page, security services
+# are one request.
+COUNTED = 'with_count=true&limit=1000&offset=0'
+
+
+def counted(url, key):
+    return lambda items: [('GET', url, RecordedResponse(200, {key: items, 'count': len(items)}))]
+
+
+def until_empty(url, key):
+    return lambda items: [
+        ('GET', url, RecordedResponse(200, {key: items})),
+        ('GET', url.replace('offset=0', 'offset=%d' % len(items)), RecordedResponse(200, {key: []})),
+    ] if items else [('GET', url, RecordedResponse(200, {key: []}))]
+
+
+def one_page(url, key):
+    return lambda items: [('GET', url, RecordedResponse(200, {key: items}))]
+
+
+# (module, result key, GET by ID, the listing with a name filter (its exchanges), the item key of a GET)
 KINDS = [
-    (share_info, 'shares', '/v2/shares/' + ID, '/v2/shares/detail?name=%s&' + PAGE, 'share'),
+    (share_info, 'shares', '/v2/shares/' + ID,
+     lambda name: counted('/v2/shares/detail?name=%s&' % name + COUNTED, 'shares'), 'share'),
     (share_snapshot_info, 'snapshots', '/v2/snapshots/' + ID,
-     '/v2/snapshots/detail?name=%s&sort_key=created_at&sort_dir=desc&' + PAGE, 'snapshot'),
+     lambda name: counted('/v2/snapshots/detail?name=%s&sort_key=created_at&sort_dir=desc&' % name + COUNTED,
+                          'snapshots'), 'snapshot'),
     (share_network_info, 'share_networks', '/v2/share-networks/' + ID,
-     '/v2/share-networks/detail?name=%s&' + PAGE, 'share_network'),
+     lambda name: until_empty('/v2/share-networks/detail?name=%s&' % name + PAGE, 'share_networks'),
+     'share_network'),
     (security_service_info, 'security_services', '/v2/security-services/' + ID,
-     '/v2/security-services/detail?name=%s', 'security_service'),
+     lambda name: one_page('/v2/security-services/detail?name=%s' % name, 'security_services'),
+     'security_service'),
 ]
 
 
@@ -68,24 +93,23 @@ def test_an_id_in_name_is_found_by_id(monkeypatch, module, key, by_id, listing, 
 def test_a_uuid_that_is_no_id_is_a_name(monkeypatch, module, key, by_id, listing, item):
     result, _session = run(monkeypatch, module, {'name': ID}, [
         ('GET', by_id, GONE),
-        ('GET', listing % ID, RecordedResponse(200, {key: [{'id': 'other', 'name': ID}]})),
-    ])
+    ] + listing(ID)([{'id': 'other', 'name': ID}]))
     assert [r['id'] for r in result[key]] == ['other']
 
 
 @pytest.mark.parametrize('module,key,by_id,listing,item', KINDS)
 def test_a_plain_name_is_one_listing_as_before(monkeypatch, module, key, by_id, listing, item):
-    result, session = run(monkeypatch, module, {'name': 'data'}, [
-        ('GET', listing % 'data', RecordedResponse(200, {key: [{'id': ID, 'name': 'data'}]})),
-    ])
-    assert [r['id'] for r in result[key]] == [ID] and len(session.calls) == 2
+    pages = listing('data')([{'id': ID, 'name': 'data'}])
+    result, session = run(monkeypatch, module, {'name': 'data'}, pages)
+    # the versions document and the listing's pages, as before the ID lookup existed
+    assert [r['id'] for r in result[key]] == [ID] and len(session.calls) == 1 + len(pages)
 
 
 def test_an_id_with_other_filters_must_match_them(monkeypatch):
     result, _session = run(monkeypatch, share_info, {'name': ID, 'status': 'error'}, [
         ('GET', '/v2/shares/' + ID, RecordedResponse(200, {'share': {'id': ID, 'status': 'available'}})),
-        ('GET', '/v2/shares/detail?status=error&' + PAGE, RecordedResponse(200, {'shares': [
-            {'id': 'another', 'status': 'error'}]})),
+        ('GET', '/v2/shares/detail?status=error&' + COUNTED, RecordedResponse(200, {'shares': [
+            {'id': 'another', 'status': 'error'}], 'count': 1})),
     ])
     assert result['shares'] == []
 

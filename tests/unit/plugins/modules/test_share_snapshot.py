@@ -147,7 +147,7 @@ def later_run(share_status, metadata, snap_status='available'):
 
 def revert_without_wait(monkeypatch):
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
         ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
     ]
@@ -173,7 +173,7 @@ def test_check_mode_of_a_revert_without_wait_shows_the_same_diff(monkeypatch):
         'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
         '_ansible_diff': True},
         by_name(snapshots=[dict(SNAP, metadata={})]) + [
-            ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]}))], check_mode=True)
+            ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1}))], check_mode=True)
     real, _session = revert_without_wait(monkeypatch)
     assert session.writes() == []
     assert outcome.result['changed'] is True
@@ -272,7 +272,7 @@ def test_a_failure_repaired_since_the_request_is_not_recorded_as_a_revert(monkey
 def test_a_wait_that_runs_out_records_the_revert_as_requested(monkeypatch):
     reverting = RecordedResponse(200, {'share': dict(SHARE, status='reverting')})
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
     ] + [('GET', '/v2/shares/' + SHARE_ID, reverting)] * 3 + [
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
