@@ -26,9 +26,21 @@ description:
     or replacing one below API 2.63. From API 2.63 a service is added to (or
     replaced on) a network in use after Manila's feasibility check, and the
     task waits until the share servers are updated.
+  - From API 2.63, what Manila checks before it changes the security services
+    of a network in use is read first, and the task is refused before any
+    write (its rename and subnet changes too) when the backends cannot update
+    share servers in use (C(security_service_update_support) false), a share
+    server is not active (admins), a share on the network is not available or
+    its access rules are not applied, or a share is in the recycle bin. The
+    backends' feasibility check of the first change is also asked before the
+    task's other changes are sent.
   - Share servers are admin-only in Manila's default policy. For a member,
-    a network counts as in use when it has shares; when Manila still refuses
-    (share servers remain after their last share), the failure says so.
+    a network counts as in use when it has shares, and a share uses the
+    subnet that served its zone when it was created; when Manila still
+    refuses (share servers remain after their last share), the failure says
+    so.
+  - When a security service change fails, the error adds Manila's user
+    messages of that security service (Manila files none under the network).
   - Share networks are project resources, so members manage their own.
 author:
   - openkeel.manila contributors (@openkeel)
@@ -45,8 +57,9 @@ options:
   state:
     description:
       - V(present) makes the network exist as described; V(absent) deletes it
-        (its extra subnets first). A network with shares is refused, naming
-        them.
+        (its extra subnets first). A network that shares (also in the recycle
+        bin), share groups or share servers Manila did not create (seen by
+        admins) use is refused before any subnet is deleted, naming them.
     type: str
     choices: [present, absent]
     default: present
