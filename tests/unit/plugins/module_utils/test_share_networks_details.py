@@ -547,3 +547,15 @@ def test_a_replacement_not_seen_whole_is_sent_again(attached):
     ], clock=FakeClock())
     sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
     assert len(session.writes()) == 2
+
+
+def test_the_messages_of_several_services_make_one_sentence():
+    def messages(resource_id, *texts):
+        return expect('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc'
+                      '&limit=3' % resource_id,
+                      ok({'messages': [{'user_message': t} for t in texts]}))
+    client, session = make_client([messages('ss1', 'refused.', 'down.'),
+                                   messages('ss2', 'down.', 'no realm.')])
+    explain = sn.service_messages(client, ['ss1', 'ss2'])
+    assert explain(None) == 'Manila says: refused. | down. | no realm.'
+    assert sn.service_messages(client, []) is None
