@@ -446,14 +446,17 @@ def user_messages(client, resource_id, limit=3):
 
     These explain why an asynchronous operation failed ("No storage could be
     allocated for this share request..."). Empty when the cloud is too old.
+    ``resource_id`` may be a list of IDs: the messages of each (one request each).
     """
     if not client.supports('user_messages'):
         return ''
     texts = []
-    for message in newest_messages(client, {'resource_id': resource_id}, limit):
-        text = message.get('user_message')
-        if text and text not in texts:
-            texts.append(text)
+    ids = [resource_id] if isinstance(resource_id, str) else list(resource_id)
+    for one_id in ids:
+        for message in newest_messages(client, {'resource_id': one_id}, limit):
+            text = message.get('user_message')
+            if text and text not in texts:
+                texts.append(text)
     if not texts:
         return ''
     return 'Manila says: %s' % ' | '.join(texts)
