@@ -274,10 +274,10 @@ def test_what_blocks_deleting_a_network():
 
 def test_soft_deleted_shares_and_share_groups_are_read_where_the_api_has_them():
     recycled = ('/v2/shares/detail?share_network_id=nid&is_soft_deleted=true&all_tenants=1'
-                '&limit=1000&offset=0')
+                '&with_count=true&limit=1000&offset=0')
     groups = '/v2/share-groups/detail?share_network_id=nid&all_tenants=1'
     client, session = make_client([
-        expect('GET', recycled, ok({'shares': [{'id': 's1'}]})),
+        expect('GET', recycled, ok({'shares': [{'id': 's1'}], 'count': 1})),
         expect('GET', groups, ok({'share_groups': [{'id': 'g1'}]})),
     ])
     usage = sn.Usage(client, 'nid')

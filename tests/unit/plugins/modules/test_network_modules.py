@@ -90,13 +90,13 @@ SHARE = {'id': '55555555-0000-0000-0000-000000000001', 'name': 'data', 'status':
 
 
 def shares_on(*shares):
-    return ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&limit=1000&offset=0'
-            % NET, ok({'shares': list(shares)}))
+    return ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&with_count=true'
+            '&limit=1000&offset=0' % NET, ok({'shares': list(shares), 'count': len(shares)}))
 
 
 def recycled(*shares):
     return ('GET', '/v2/shares/detail?share_network_id=%s&is_soft_deleted=true&all_tenants=1'
-            '&limit=1000&offset=0' % NET, ok({'shares': list(shares)}))
+            '&with_count=true&limit=1000&offset=0' % NET, ok({'shares': list(shares), 'count': len(shares)}))
 
 
 def groups_on(*groups):
