@@ -409,7 +409,13 @@ class ShareTypeAPI(object):
         else:
             lookups_in_order.insert(0, by_name)
         for look, key in lookups_in_order:
-            found = look(key)
+            try:
+                found = look(key)
+            except Forbidden as exc:
+                raise same_details(exc, ManilaError, (
+                    'projects: Keystone does not let this user look up project %r (Keystone '
+                    'said: %s). Managing share types takes an admin, who may.'
+                    % (value, exc.message)))
             if len(found) > 1:
                 raise InvalidInput(
                     'projects: %d Keystone projects are named %r (IDs: %s); give the ID '

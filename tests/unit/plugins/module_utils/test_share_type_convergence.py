@@ -264,6 +264,18 @@ def test_an_unknown_or_ambiguous_project_fails_before_any_write():
     assert session.writes() == []
 
 
+def test_keystone_refusing_a_lookup_says_so():
+    client, session = keystone_client([
+        keystone('/projects?name=ops', RecordedResponse(403, {'error': {
+            'code': 403, 'message': 'You are not authorized.'}})),
+    ])
+    with pytest.raises(ManilaError) as err:
+        st.ShareTypeAPI(client).resolve_projects(['ops'])
+    assert err.value.status == 403 and err.value.message.startswith(
+        "projects: Keystone does not let this user look up project 'ops' (Keystone said: You "
+        "are not authorized.)")
+
+
 def test_a_case_insensitive_name_match_is_taken_only_without_an_exact_one():
     client, session = keystone_client([
         keystone('/projects?name=Ops', ok({'projects': [

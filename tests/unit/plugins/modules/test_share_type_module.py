@@ -17,6 +17,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_type
+from ansible_collections.openkeel.manila.plugins.modules import share_type_info
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     expect,
@@ -141,3 +142,18 @@ def test_a_type_held_by_the_recycle_bin_is_explained_after_manilas_refusal(monke
     ])
     assert isinstance(outcome, Fail) and outcome.result['status'] == 400
     assert 'shares in the recycle bin hold it: binned (s1)' in outcome.result['msg']
+
+
+def test_types_are_found_by_their_specs_as_manila_reads_them(monkeypatch):
+    stored = dict(TYPE, extra_specs={'driver_handles_share_servers': 'True',
+                                     'availability_zones': 'az1,az2',
+                                     'snapshot_support': '<is> True'})
+    client, session = make_client([
+        ('GET', '/v2/types?is_public=all', ok({'share_types': [stored, PRIVATE]})),
+    ])
+    monkeypatch.setattr(share_type_info.ShareTypeInfoModule, '_connect', lambda self: client)
+    with patch_module_args({'extra_specs': {'availability_zones': 'az1, az2',
+                                            'snapshot_support': True}}):
+        with pytest.raises(Exit) as outcome:
+            share_type_info.main()
+    assert [t['id'] for t in outcome.value.result['share_types']] == [TYPE['id']]
