@@ -264,6 +264,10 @@ class ManilaClient(object):
         # The writes Manila accepted in this task ("POST shares/ID/action
         # (extend)"), in order: a task that fails afterwards reports them.
         self.accepted = []
+        # Keystone's v3 API, for the few lookups Manila cannot answer (a
+        # project by name): its URL, or a callable that finds it on first use
+        # (connection.connect sets one).
+        self.identity_url = None
 
     def warn(self, message):
         if message not in self.warnings:
@@ -390,6 +394,25 @@ class ManilaClient(object):
         return self.request('POST', path.rstrip('/') + '/action',
                             body={name: args}, feature=feature,
                             read_only=read_only)
+
+    def keystone_get(self, path, query=None):
+        """GET ``path`` of Keystone's v3 API with the task's token; its JSON body.
+
+        Retried like every read; an error answer raises as for Manila.
+        """
+        if callable(self.identity_url):
+            self.identity_url = self.identity_url()
+        if not self.identity_url:
+            raise ConfigurationError('No Keystone endpoint is known for this cloud (neither '
+                                     'in the service catalog nor as auth_url), so %s '
+                                     'cannot be looked up.' % path)
+        url = self.identity_url.rstrip('/') + '/' + path.lstrip('/')
+        if query:
+            url += '?' + urlencode(sorted(query.items()))
+        response = self._send('GET', url, headers={'Accept': 'application/json'})
+        if response.status_code != 200:
+            raise error_from_response(response, 'GET', url)
+        return response.json()
 
     def _send(self, method, url, authenticated=True, **kwargs):
         """One request, with the retries that are safe.

@@ -20,6 +20,8 @@ import logging
 import re
 import traceback
 
+from urllib.parse import urlsplit, urlunsplit
+
 from ansible_collections.openkeel.manila.plugins.module_utils.client import (
     ManilaClient,
     keystone_failure,
@@ -161,13 +163,14 @@ def setup_sdk_logging(params):
     return handler
 
 
-def find_catalog_endpoint(catalog, interface, region_name):
+def find_catalog_endpoint(catalog, interface, region_name, service_types=SERVICE_TYPES):
     """The v2 Manila endpoint in a v3 service catalog (a list of services).
 
     Only ``shared-file-system`` and ``sharev2`` count, in that order: the
-    ``share`` type is Manila's v1 API.
+    ``share`` type is Manila's v1 API.  ``service_types``: other types to
+    look for instead (``('identity',)``).
     """
-    for service_type in SERVICE_TYPES:
+    for service_type in service_types:
         for service in catalog or []:
             if service.get('type') != service_type:
                 continue
@@ -222,6 +225,28 @@ def catalog_endpoint(session, region, interface):
     return endpoint
 
 
+def keystone_v3_url(url):
+    """Keystone's v3 API under ``url`` (a catalog entry or auth_url, with or
+    without a version)."""
+    parts = urlsplit(url)
+    path = re.sub(r'/v(2\.0|3(\.\d+)?)$', '', parts.path.rstrip('/')) + '/v3'
+    return urlunsplit((parts.scheme, parts.netloc, path, '', ''))
+
+
+def identity_url(session, region, interface):
+    """Keystone's v3 URL: the identity entry of the token's catalog (in the
+    task's region when it has one there), else the auth URL."""
+    def from_catalog():
+        access = session.auth.get_access(session)
+        catalog = access.service_catalog.catalog if access.service_catalog else []
+        return (find_catalog_endpoint(catalog, interface,
+                                      region.get_region_name('identity') or None,
+                                      ('identity',))
+                or find_catalog_endpoint(catalog, interface, None, ('identity',)))
+    url = with_keystone_retries(from_catalog) or getattr(session.auth, 'auth_url', None)
+    return keystone_v3_url(url) if url else None
+
+
 def connect(params, check_mode=False):
     """A ManilaClient for the task, with its microversion negotiated.
 
@@ -242,5 +267,7 @@ def connect(params, check_mode=False):
     endpoint = with_keystone_retries(endpoint_from_config_or_catalog)
     client = ManilaClient(session, endpoint, api_version_cap=params.get('api_version'),
                           check_mode=check_mode)
+    client.identity_url = lambda: identity_url(session, region,
+                                               params.get('interface') or 'public')
     client.negotiate()
     return client

@@ -12,6 +12,15 @@ create and can never be deleted; extra spec keys are letters, digits and
 changing a type's description or visibility needs 2.50; project access
 applies to private types only; every write is admin-only under Manila's
 default policy.
+
+The values of Manila's standard specs (manila/share/share_types.py,
+``is_valid_required_extra_spec``, ``is_valid_optional_extra_spec``) are
+checked here before any write, and compared the way Manila reads and stores
+them: ``availability_zones`` without the spaces around its commas
+(``sanitize_csv``), booleans regardless of case and with or without
+``<is>`` (``parse_boolean_extra_spec``).  Projects are resolved through
+Keystone and sent exactly as Keystone has their IDs: Manila stores any
+string it is given.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,6 +33,7 @@ from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     Conflict,
     Forbidden,
     InvalidInput,
@@ -41,6 +51,21 @@ KEY_RE = re.compile(r'^[\w.:-]+$')
 VALUE_MAX = 255
 TRUE_WORDS = ('true', 't', 'yes', 'y', 'on', '1')
 FALSE_WORDS = ('false', 'f', 'no', 'n', 'off', '0')
+# '<is> True', as the scheduler's capability filter writes booleans; Manila's
+# boolean specs accept it too (parse_boolean_extra_spec).
+IS_BOOL_RE = re.compile(r'^<is>\s*(true|false)$', re.IGNORECASE)
+
+# The standard specs Manila checks (manila/common/constants.py ExtraSpecs).
+BOOLEAN_SPECS = ('snapshot_support', 'create_share_from_snapshot_support',
+                 'revert_to_snapshot_support', 'mount_snapshot_support',
+                 'mount_point_name_support', 'snapshot_inherit_share_access_support')
+AVAILABILITY_ZONES = 'availability_zones'
+REPLICATION_TYPE = 'replication_type'
+REPLICATION_TYPES = ('writable', 'readable', 'dr')
+ENCRYPTION_SUPPORT = 'encryption_support'
+ENCRYPTION_TYPES = ('share', 'share_server')
+SIZE_SPECS = ('provisioning:max_share_size', 'provisioning:min_share_size',
+              'provisioning:max_share_extend_size')
 
 CREATE = 'create'
 UPDATE = 'update'
@@ -59,9 +84,17 @@ def spec_value(value):
     return str(value)
 
 
-def as_bool(value):
-    """True/False for a boolean-looking spec value, None otherwise."""
-    text = str(value).strip().lower()
+def as_bool(value, allow_is=True):
+    """True/False for a boolean-looking spec value, None otherwise.
+
+    ``'<is> True'`` counts as True, as in Manila's boolean specs, unless
+    ``allow_is`` is false (driver_handles_share_servers takes plain words).
+    """
+    text = str(value).strip()
+    match = IS_BOOL_RE.match(text) if allow_is else None
+    if match:
+        text = match.group(1)
+    text = text.lower()
     if text in TRUE_WORDS:
         return True
     if text in FALSE_WORDS:
@@ -69,13 +102,22 @@ def as_bool(value):
     return None
 
 
-def same_value(current, wanted):
-    """Spec values compare as booleans when both look boolean ('true' == 'True')."""
+def sanitize_csv(value):
+    """A comma-separated value as Manila stores it: no spaces around the commas."""
+    return ','.join(item.strip() for item in str(value).split(',') if value and item)
+
+
+def same_value(current, wanted, key=None):
+    """Spec values compare as Manila reads them: booleans as booleans when both
+    look boolean ('true' == 'True' == '<is> True'), ``availability_zones``
+    without the spaces around its commas."""
     if current is None:
         return False
     a, b = as_bool(current), as_bool(wanted)
     if a is not None and b is not None:
         return a == b
+    if key == AVAILABILITY_ZONES:
+        return sanitize_csv(current) == sanitize_csv(wanted)
     return str(current) == str(wanted)
 
 
@@ -96,11 +138,51 @@ def public_view(share_type, projects=None):
 
 # -- validation ----------------------------------------------------------------------
 
+def _whole_number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def spec_problem(key, text):
+    """Why Manila would refuse ``text`` as the value of the standard spec
+    ``key`` (with the values it takes), or None."""
+    if key == DHSS:
+        if as_bool(text, allow_is=False) is None:
+            return ('extra spec %s must be true or false (or yes/no, on/off, 1/0), got %r.'
+                    % (key, text))
+    elif key in BOOLEAN_SPECS:
+        if as_bool(text) is None:
+            return ('extra spec %s must be true or false (or yes/no, on/off, 1/0, '
+                    '"<is> True", "<is> False"), got %r.' % (key, text))
+    elif key == REPLICATION_TYPE:
+        if text not in REPLICATION_TYPES:
+            return 'extra spec %s must be one of %s, got %r.' % (
+                key, ', '.join(REPLICATION_TYPES), text)
+    elif key == ENCRYPTION_SUPPORT:
+        if text not in ENCRYPTION_TYPES:
+            return 'extra spec %s must be one of %s, got %r.' % (
+                key, ', '.join(ENCRYPTION_TYPES), text)
+    elif key == AVAILABILITY_ZONES:
+        if not all(item.strip() for item in text.split(',')):
+            return ('extra spec %s must be availability zone names separated by commas, '
+                    'none of them empty, got %r.' % (key, text))
+    elif key in SIZE_SPECS:
+        number = _whole_number(text)
+        if number is None or number < 1:
+            return 'extra spec %s must be a whole number of GiB, 1 or more, got %r.' % (
+                key, text)
+    return None
+
+
 def prepare_extra_specs(extra_specs, dhss):
     """The task's extra specs as strings, with driver_handles_share_servers merged.
 
-    InvalidInput for keys or values Manila refuses, and for a
+    InvalidInput for keys or values Manila refuses (its standard specs
+    checked by its own rules: ``spec_problem``), and for a
     driver_handles_share_servers given twice with two values.
+    ``availability_zones`` is sent as Manila stores it (``sanitize_csv``).
     """
     specs = {}
     problems = []
@@ -118,9 +200,11 @@ def prepare_extra_specs(extra_specs, dhss):
             problems.append('extra spec %r: the value must be 1-%d characters long.'
                             % (key, VALUE_MAX))
             continue
-        specs[key] = text
-    if DHSS in specs and as_bool(specs[DHSS]) is None:
-        problems.append('extra spec %s must be true or false, got %r.' % (DHSS, specs[DHSS]))
+        problem = spec_problem(key, text)
+        if problem:
+            problems.append(problem)
+            continue
+        specs[key] = sanitize_csv(text) if key == AVAILABILITY_ZONES else text
     if dhss is not None:
         if DHSS in specs and as_bool(specs[DHSS]) not in (None, dhss):
             problems.append('driver_handles_share_servers is %s, but extra_specs says %s.'
@@ -133,18 +217,27 @@ def prepare_extra_specs(extra_specs, dhss):
 
 
 def prepare_projects(projects):
-    """Project IDs, validated (Manila takes IDs only), deduplicated and sorted."""
+    """The task's projects (names or IDs), deduplicated and sorted; Keystone
+    resolves them (``ShareTypeAPI.resolve_projects``)."""
     if projects is None:
         return None
-    bad = [p for p in projects if not lookups.looks_like_uuid(p)]
-    if bad:
-        raise InvalidInput('projects must be project IDs (Manila takes no names): %s.'
-                           % ', '.join(repr(p) for p in bad))
-    return sorted(set(p.replace('-', '').lower() for p in projects))
+    wanted = set()
+    for project in projects:
+        text = (project or '').strip()
+        if not text:
+            raise InvalidInput('projects: an empty project name or ID is in the list.')
+        wanted.add(text)
+    return sorted(wanted)
 
 
-def same_project(a, b):
-    return a.replace('-', '').lower() == b.replace('-', '').lower()
+def other_uuid_form(value):
+    """A UUID-shaped project ID in its other spelling (with or without dashes)."""
+    if not lookups.looks_like_uuid(value):
+        return None
+    plain = value.replace('-', '')
+    if '-' in value:
+        return plain
+    return '-'.join((plain[:8], plain[8:12], plain[12:16], plain[16:20], plain[20:]))
 
 
 # -- the plan ------------------------------------------------------------------------
@@ -213,7 +306,8 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
     declares ``projects`` for a private type).
     """
     current = share_type.get('extra_specs') or {}
-    specs_set = dict((k, v) for k, v in specs.items() if not same_value(current.get(k), v))
+    specs_set = dict((k, v) for k, v in specs.items()
+                     if not same_value(current.get(k), v, k))
     specs_delete = []
     if purge_specs:
         specs_delete = sorted(k for k in current if k not in specs and k not in REQUIRED_SPECS)
@@ -230,9 +324,11 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
                 'projects apply to private share types, and share type %s (%s) is public: '
                 'set is_public=false, or leave projects out.' % (share_type.get('name'),
                                                                  share_type['id']))
+        # Exact IDs: Manila stores any string, so an entry spelt unlike
+        # Keystone's ID gives no access and is replaced.
         have = current_projects or []
-        grant = [p for p in projects if not any(same_project(p, h) for h in have)]
-        revoke = [h for h in have if not any(same_project(p, h) for p in projects)]
+        grant = [p for p in projects if p not in have]
+        revoke = [h for h in have if h not in projects]
     before = diff_view(share_type, current_projects if projects is not None else None)
     after = dict(before)
     extra = dict(current)
@@ -286,6 +382,62 @@ class ShareTypeAPI(object):
     def find(self, name_or_id):
         return lookups.find(self.client, 'share_type', name_or_id)
 
+    def resolve_projects(self, wanted, known=()):
+        """Keystone's ID of each project of the task (names or IDs), sorted.
+
+        A value that is exactly an ID in ``known`` (the type's access list) is
+        taken as it is; every other one costs one Keystone request (a second
+        only when the first misses: an ID spelt with or without dashes, or a
+        name that looks like an ID).  InvalidInput, before any write, for a
+        project Keystone does not know and for a name several domains use.
+        """
+        ids = set()
+        for value in wanted:
+            ids.add(value if value in known else self.keystone_project(value))
+        return sorted(ids)
+
+    def keystone_project(self, value):
+        """The Keystone ID of the project named or identified by ``value``."""
+        by_id = [value]
+        other = other_uuid_form(value)
+        if other:
+            by_id.append(other)
+        lookups_in_order = [(self._project_by_id, v) for v in by_id]
+        by_name = (self._projects_by_name, value)
+        if other:
+            lookups_in_order.append(by_name)
+        else:
+            lookups_in_order.insert(0, by_name)
+        for look, key in lookups_in_order:
+            try:
+                found = look(key)
+            except Forbidden as exc:
+                raise same_details(exc, ManilaError, (
+                    'projects: Keystone does not let this user look up project %r (Keystone '
+                    'said: %s). Managing share types takes an admin, who may.'
+                    % (value, exc.message)))
+            if len(found) > 1:
+                raise InvalidInput(
+                    'projects: %d Keystone projects are named %r (IDs: %s); give the ID '
+                    'of the one meant.' % (len(found), value, ', '.join(sorted(
+                        '%s in domain %s' % (p['id'], p.get('domain_id')) for p in found))))
+            if found:
+                return found[0]['id']
+        raise InvalidInput('projects: Keystone has no project with the name or ID %r (or '
+                           'this user may not see it).' % value)
+
+    def _project_by_id(self, project_id):
+        try:
+            project = self.client.keystone_get('projects/%s' % quote(project_id, safe=''))
+        except NotFound:
+            return []
+        return [project['project']]
+
+    def _projects_by_name(self, name):
+        found = self.client.keystone_get('projects', {'name': name}).get('projects', [])
+        exact = [p for p in found if p.get('name') == name]
+        return exact or found
+
     def projects(self, type_id):
         """The project IDs with access to a private type (admin-only)."""
         try:
@@ -338,7 +490,7 @@ class ShareTypeAPI(object):
     def set_specs(self, type_id, specs):
         def applied():
             held = (self.get(type_id) or {}).get('extra_specs') or {}
-            return True if all(same_value(held.get(k), v) for k, v in specs.items()) else None
+            return True if all(same_value(held.get(k), v, k) for k, v in specs.items()) else None
         self.client.write_once(
             lambda: self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs}),
             applied, 'the extra specs update of share type %s' % type_id)
@@ -371,19 +523,58 @@ class ShareTypeAPI(object):
             'revoking the access of project %s to share type %s' % (project, type_id))
 
     @reword(Forbidden, _admin_only)
-    def delete(self, type_id):
-        self.client.write_once(
-            lambda: self.client.delete('types/%s' % type_id),
-            lookups.gone_or_leaving(self.client, 'share_type', type_id),
-            'the deletion of share type %s' % type_id)
+    def delete(self, type_id, share_type=None):
+        """Delete the type; Manila's bare "still in use" refusal is explained
+        (``in_use``: read only after the refusal)."""
+        try:
+            self.client.write_once(
+                lambda: self.client.delete('types/%s' % type_id),
+                lookups.gone_or_leaving(self.client, 'share_type', type_id),
+                'the deletion of share type %s' % type_id)
+        except ManilaError as exc:
+            if exc.status != 400 or 'in use' not in (exc.message or ''):
+                raise
+            raise self.in_use(share_type or {'id': type_id}, exc)
+
+    def in_use(self, share_type, refusal):
+        """What holds a type Manila refused to delete as still in use: shares in
+        the recycle bin (looked up), or else share group types (Manila counts
+        both; the shares outside the bin were checked before the delete)."""
+        binned = []
+        if self.client.supports('soft_delete'):
+            binned = self.shares_of(share_type['id'], soft_deleted=True)
+        said = '%s is still in use, and Manila deletes no type in use (Manila said: %s)' % (
+            label(share_type) if share_type.get('name') else 'Share type %s' % share_type['id'],
+            refusal.message)
+        if binned:
+            message = (
+                '%s: shares in the recycle bin hold it: %s. Restore them and delete or '
+                'move them, or delete them for good (openkeel.manila.share with their id '
+                'and state=absent), then delete the type.' % (said, ', '.join(
+                    '%s (%s)' % (s.get('name'), s['id']) for s in binned)))
+        elif self.client.supports('soft_delete'):
+            message = (
+                '%s. No share of the type is in the recycle bin either, so a share group '
+                'type lists it (Manila counts those too): delete that share group type '
+                'first.' % said)
+        else:
+            message = (
+                '%s. Either shares in the recycle bin hold it (API %s cannot list the '
+                'recycle bin; 2.69 can) or a share group type lists it (Manila counts '
+                'those too): delete them first.' % (said, self.client.version))
+        return CannotConverge(message, status=refusal.status, request_id=refusal.request_id,
+                              method=refusal.method, url=refusal.url)
 
     def get(self, type_id):
         return lookups.get_by_id(self.client, 'share_type', type_id)
 
-    def shares_of(self, type_id, limit=10):
-        """Up to ``limit`` shares of the type (every project this user may see)."""
-        return self.client.get('shares', query={'share_type_id': type_id, 'all_tenants': 1,
-                                                'limit': limit}).get('shares', [])
+    def shares_of(self, type_id, limit=10, soft_deleted=False):
+        """Up to ``limit`` shares of the type (every project this user may see);
+        ``soft_deleted``: those in the recycle bin instead (API 2.69+)."""
+        query = {'share_type_id': type_id, 'all_tenants': 1, 'limit': limit}
+        if soft_deleted:
+            query['is_soft_deleted'] = 'true'
+        return self.client.get('shares', query=query).get('shares', [])
 
     def apply(self, share_type, plan):
         """Send an update plan; return the type as Manila now has it."""

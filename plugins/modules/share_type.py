@@ -41,7 +41,13 @@ options:
     type: str
     required: true
   state:
-    description: V(present) makes the type exist as described; V(absent) deletes it.
+    description:
+      - V(present) makes the type exist as described; V(absent) deletes it.
+      - Manila deletes no type in use. Shares of the type fail the task before
+        any write, naming them. When Manila still refuses (a share in the
+        recycle bin, or a share group type, holds the type), the task says
+        which shares in the recycle bin hold it, or else that a share group
+        type does.
     type: str
     choices: [present, absent]
     default: present
@@ -61,7 +67,22 @@ options:
     description:
       - Extra specs the type has, for example C(share_backend_name) or
         C(snapshot_support). Boolean values are stored as V(True)/V(False);
-        boolean-looking values compare regardless of case.
+        boolean-looking values compare regardless of case and with or without
+        C(<is>) (V(true) equals V(<is> True)), as Manila reads them.
+      - The values of Manila's standard specs are checked with Manila's rules
+        before any write, and the task fails naming the spec and the values
+        it takes - C(driver_handles_share_servers) and the boolean specs
+        (C(snapshot_support), C(create_share_from_snapshot_support),
+        C(revert_to_snapshot_support), C(mount_snapshot_support),
+        C(mount_point_name_support),
+        C(snapshot_inherit_share_access_support)), C(replication_type)
+        (V(writable), V(readable), V(dr)), C(encryption_support) (V(share),
+        V(share_server)), C(availability_zones) (names separated by commas,
+        none empty) and C(provisioning:max_share_size),
+        C(provisioning:min_share_size), C(provisioning:max_share_extend_size)
+        (whole numbers from 1).
+      - C(availability_zones) is sent and compared as Manila stores it, without
+        spaces around the commas (V(az1, az2) is V(az1,az2)).
       - Merged into the type's extra specs; with O(purge_extra_specs) they are
         the exact set.
     type: dict
@@ -80,9 +101,15 @@ options:
     type: bool
   projects:
     description:
-      - Project IDs that may use the type, for a private type. The exact list
-        - projects not listed lose access. Needs O(is_public=false) (or a type
-        that is private already). Left out, the list is left alone.
+      - Projects that may use the type, for a private type, by name or ID. The
+        exact list - projects not listed lose access. Needs O(is_public=false)
+        (or a type that is private already). Left out, the list is left alone.
+      - Each project is looked up in Keystone (one request for each project
+        not already on the type's list under its exact ID) and granted under
+        its ID exactly as Keystone has it, with or without dashes; an entry
+        on the type's list spelt otherwise gives no access and is replaced.
+        A project Keystone does not know, or a name that several domains
+        use, fails the task before any write.
     type: list
     elements: str
 notes:
@@ -114,7 +141,7 @@ EXAMPLES = r'''
     is_public: false
     projects:
       - 5e1f7b1c2a3d4e5f8a9b0c1d2e3f4a5b
-      - 9c8b7a6f5e4d4c3b8a29f1e0d3c2b1a0
+      - research    # a project name: granted under its Keystone ID
 
 - name: Exactly these extra specs
   openkeel.manila.share_type:
@@ -123,6 +150,7 @@ EXAMPLES = r'''
     extra_specs:
       share_backend_name: GOLD
       snapshot_support: false
+      availability_zones: az1, az2   # stored (and compared) as az1,az2
     purge_extra_specs: true
 
 - name: Delete a type
@@ -160,7 +188,9 @@ share_type:
       description: C(driver_handles_share_servers).
       type: dict
     projects:
-      description: Project IDs with access (private types, when O(projects) is given).
+      description:
+        - Project IDs with access, as Keystone has them (private types, when
+          O(projects) is given).
       type: list
       elements: str
   sample: {"id": "a3c8e1b4-6d2f-4e0a-9b1c-2d3e4f5a6b7c", "name": "nfs-gold", "is_public": true,
@@ -214,13 +244,11 @@ class ShareTypeModule(ManilaModule):
             if lookups.looks_like_uuid(p['name']):
                 raise InvalidInput('No share type with ID %s exists; give a name to create '
                                    'one.' % p['name'])
+            if projects and p['is_public'] is False:
+                projects = self.api.resolve_projects(projects)
             plan = plan_create(p['name'], specs, p['description'], p['is_public'], projects)
         else:
-            current_projects = None
-            if projects is not None and not is_public(share_type):
-                current_projects = self.api.projects(share_type['id'])
-            plan = plan_update(share_type, specs, p['purge_extra_specs'], p['description'],
-                               p['is_public'], projects, current_projects)
+            plan = self.plan_update(share_type, specs, projects)
         for feature, what in required_features(plan):
             self.client.require(feature, what)
         if plan.action == NOTHING:
@@ -234,12 +262,7 @@ class ShareTypeModule(ManilaModule):
             if adopted:
                 # Another task made the type at the same moment: bring it to the
                 # task as a type this task had found.
-                current_projects = None
-                if projects is not None and not is_public(share_type):
-                    current_projects = self.api.projects(share_type['id'])
-                plan = plan_update(share_type, specs, p['purge_extra_specs'],
-                                   p['description'], p['is_public'], projects,
-                                   current_projects)
+                plan = self.plan_update(share_type, specs, projects)
                 plan.before = {}
                 share_type = self.api.apply(share_type, plan)
             else:
@@ -249,6 +272,20 @@ class ShareTypeModule(ManilaModule):
             share_type = self.api.apply(share_type, plan)
         self.finish(True, plan.before, plan.after,
                     share_type=public_view(share_type, plan.after.get('projects')))
+
+    def plan_update(self, share_type, specs, projects):
+        """The plan for an existing type; the projects of a type that stays (or
+        becomes) private are read and resolved through Keystone first."""
+        p = self.params
+        current_projects = None
+        private = p['is_public'] is False or (p['is_public'] is None
+                                              and not is_public(share_type))
+        if projects is not None and private:
+            if not is_public(share_type):
+                current_projects = self.api.projects(share_type['id'])
+            projects = self.api.resolve_projects(projects, current_projects or ())
+        return plan_update(share_type, specs, p['purge_extra_specs'], p['description'],
+                           p['is_public'], projects, current_projects)
 
     @staticmethod
     def predicted(share_type, plan):
@@ -269,7 +306,7 @@ class ShareTypeModule(ManilaModule):
                         share_type.get('name'), share_type['id'], ', '.join(
                             '%s (%s)' % (s.get('name'), s['id']) for s in shares)))
         if plan.action != NOTHING and not self.check_mode:
-            self.api.delete(share_type['id'])
+            self.api.delete(share_type['id'], share_type)
         self.finish(plan.changed, plan.before, plan.after, share_type={})
 
 

@@ -34,7 +34,10 @@ options:
     description:
       - Only types with these extra specs. Every key must match (Manila's own
         filter compares only the first one, so it is applied here to the one
-        listing); boolean-looking values compare regardless of case.
+        listing). Values compare as Manila reads them - boolean-looking values
+        regardless of case and with or without C(<is>) (V(true) matches
+        V(<is> True)), C(availability_zones) without the spaces around its
+        commas.
     type: dict
   is_public:
     description:
@@ -148,7 +151,7 @@ class ShareTypeInfoModule(ManilaModule):
         if p['is_public'] is not None and is_public(share_type) != p['is_public']:
             return False
         specs = share_type.get('extra_specs') or {}
-        return all(same_value(specs.get(str(k)), spec_value(v))
+        return all(same_value(specs.get(str(k)), spec_value(v), str(k))
                    for k, v in (p['extra_specs'] or {}).items())
 
 

@@ -53,14 +53,15 @@ def test_updates_merge_unless_purged_and_compare_description_to_empty():
     assert st.plan_update(dict(TYPE, description=None), {}, description='').action == st.NOTHING
 
 
-def test_project_ids_are_validated_and_compared_without_dashes():
-    assert st.prepare_projects(['AAAAAAAA-aaaa-aaaa-aaaa-aaaaaaaaaaaa', 'a' * 32]) == ['a' * 32]
+def test_projects_are_names_or_ids_and_compared_exactly():
+    assert st.prepare_projects(['demo', ' demo', 'a' * 32]) == ['a' * 32, 'demo']
     with pytest.raises(InvalidInput) as err:
-        st.prepare_projects(['demo'])
-    assert "Manila takes no names): 'demo'" in str(err.value)
-    plan = st.plan_update(TYPE, {}, projects=['a' * 32],
-                          current_projects=['aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'])
-    assert plan.action == st.NOTHING
+        st.prepare_projects(['demo', ''])
+    assert 'projects: an empty project name or ID' in str(err.value)
+    # An entry spelt unlike Keystone's ID gives no access: it is replaced.
+    dashed = 'aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'
+    plan = st.plan_update(TYPE, {}, projects=[dashed], current_projects=['a' * 32])
+    assert (plan.grant, plan.revoke) == ([dashed], ['a' * 32])
 
 
 def test_service_settings_compare_with_empty_as_unset_and_rename_only_by_id():

@@ -48,11 +48,16 @@ def test_type_label_and_values():
     for word in ('false', 'F', 'no', 'n', 'off', '0', False):
         assert st.as_bool(word) is False
     assert st.as_bool('maybe') is None and st.as_bool('') is None
+    for word in ('<is> True', ' <IS>true ', '<is>  TRUE'):
+        assert st.as_bool(word) is True and st.as_bool(word, allow_is=False) is None
+    assert st.as_bool('<is> False') is False and st.as_bool('<is> maybe') is None
 
 
 @pytest.mark.parametrize('current,wanted,same', [
     (None, 'x', False), ('True', 'true', True), ('1', 'on', True), ('True', 'False', False),
     ('a', 'a', True), ('a', 'b', False), ('True', 'x', False), ('3', 3, True),
+    ('<is> True', 'True', True), ('True', '<is> true', True), ('<is> False', 'false', True),
+    ('<is> True', 'False', False),
 ])
 def test_same_value(current, wanted, same):
     assert st.same_value(current, wanted) is same
@@ -96,12 +101,13 @@ def test_prepare_extra_specs_refuses(specs, dhss, needle):
 
 def test_projects():
     assert st.prepare_projects(None) is None
-    assert st.prepare_projects([P2, P1.upper(), P1.replace('-', '')]) == sorted(
-        [P1.replace('-', ''), P2.replace('-', '')])
+    assert st.prepare_projects([P2, P1, P1, 'demo']) == sorted([P1, P2, 'demo'])
     with pytest.raises(InvalidInput) as err:
-        st.prepare_projects([P1, 'demo', 'x'])
-    assert str(err.value) == "projects must be project IDs (Manila takes no names): 'demo', 'x'."
-    assert st.same_project(P1, P1.replace('-', '').upper()) and not st.same_project(P1, P2)
+        st.prepare_projects([P1, None])
+    assert str(err.value) == 'projects: an empty project name or ID is in the list.'
+    assert st.other_uuid_form(P1) == P1.replace('-', '')
+    assert st.other_uuid_form(P1.replace('-', '')) == P1
+    assert st.other_uuid_form('demo') is None
 
 
 def test_type_plan_defaults_and_views():
@@ -148,9 +154,9 @@ def test_plan_update_every_branch():
     with pytest.raises(InvalidInput) as err:
         st.plan_update(t, {}, projects=[P1])
     assert 'is public' in str(err.value) and '(tid)' in str(err.value)
-    plan = st.plan_update(t, {}, public=False, projects=[P1, P2], current_projects=[P2.upper(), 'gone'])
+    plan = st.plan_update(t, {}, public=False, projects=[P1, P2], current_projects=[P2, 'gone'])
     assert plan.grant == [P1] and plan.revoke == ['gone'] and plan.after['projects'] == [P1, P2]
-    assert plan.before['projects'] == [P2.upper(), 'gone']
+    assert plan.before['projects'] == [P2, 'gone']
     private = stype(**{PUBLIC: False})
     plan = st.plan_update(private, {}, projects=[P1])
     assert plan.grant == [P1] and plan.revoke == [] and plan.action == 'update'

@@ -345,21 +345,6 @@ def test_a_type_left_without_options_is_left_alone(monkeypatch):
     assert outcome.result['share_type']['is_public'] is False
 
 
-def test_private_type_projects_are_the_declared_list(monkeypatch):
-    private = dict(TYPE, **{'share_type_access:is_public': False})
-    keep, drop, add = 'a' * 32, 'b' * 32, 'c' * 32
-    outcome, session = run(monkeypatch, 'share_type', {'name': 'gold', 'projects': [keep, add]}, [
-        ('GET', '/v2/types?is_public=all', ok({'share_types': [private]})),
-        ('GET', '/v2/types/%s/share_type_access' % TYPE['id'], ok({'share_type_access': [
-            {'project_id': keep}, {'project_id': drop}]})),
-        ('POST', '/v2/types/%s/action' % TYPE['id'], ok(status=202)),
-        ('POST', '/v2/types/%s/action' % TYPE['id'], ok(status=202)),
-    ])
-    assert session.bodies('POST') == [{'addProjectAccess': {'project': add}},
-                                      {'removeProjectAccess': {'project': drop}}]
-    assert outcome.result['share_type']['projects'] == [keep, add]
-
-
 def test_visibility_changes_need_2_50(monkeypatch):
     outcome, session = run(monkeypatch, 'share_type', {'name': 'gold', 'is_public': False}, [
         ('GET', '/v2/types?is_public=all', ok({'share_types': [TYPE]})),

@@ -109,6 +109,8 @@ PLAN += [
 NETWORK_EXAMPLE_NAMES = ('corp-ldap', 'corp-ad', 'app-net', 'nfs-gold', 'nfs-silver')
 
 EXAMPLE_UUID = '0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a'
+EXAMPLE_PROJECT_ID = '5e1f7b1c2a3d4e5f8a9b0c1d2e3f4a5b'
+EXAMPLE_PROJECT_NAME = 'research'
 
 
 def examples_of(path):
@@ -137,6 +139,9 @@ def substitutions(settings):
         'storage@beta#pool_b': settings['pool_beta'],
         'gold': settings['type_beta'],
         EXAMPLE_UUID: '{{ example_projects_id }}',
+        # share_type's projects: Keystone must know them (an ID and a name)
+        EXAMPLE_PROJECT_ID: '{{ manila_project_member_id }}',
+        EXAMPLE_PROJECT_NAME: '{{ manila_project_admin }}',
     }
     subs.update((name, prefix + name) for name in NETWORK_EXAMPLE_NAMES)
     return subs
