@@ -375,6 +375,18 @@ def _admin_only(exc):
         'ask an admin for the type.' % exc.message))
 
 
+
+def type_label(share_type):
+    return label(share_type) if share_type.get('name') else 'Share type %s' % share_type['id']
+
+
+def recycled_message(said, binned):
+    """The refusal of a type that shares in the recycle bin hold."""
+    return ('%s: shares in the recycle bin hold it: %s. Restore them and delete or '
+            'move them, or delete them for good (openkeel.manila.share with their id '
+            'and state=absent), then delete the type.' % (said, ', '.join(
+                '%s (%s)' % (s.get('name'), s['id']) for s in binned)))
+
 class ShareTypeAPI(object):
     def __init__(self, client):
         self.client = client
@@ -536,6 +548,17 @@ class ShareTypeAPI(object):
                 raise
             raise self.in_use(share_type or {'id': type_id}, exc)
 
+    def refuse_if_recycled_shares_hold(self, share_type):
+        """Before a delete: shares of the type in the recycle bin (API 2.69+)
+        hold it, and Manila would refuse the delete; say so without sending it."""
+        if not self.client.supports('soft_delete'):
+            return
+        binned = self.shares_of(share_type['id'], soft_deleted=True)
+        if binned:
+            raise InvalidInput(recycled_message(
+                '%s is still in use, and Manila deletes no type in use' % type_label(share_type),
+                binned))
+
     def in_use(self, share_type, refusal):
         """What holds a type Manila refused to delete as still in use: shares in
         the recycle bin (looked up), or else share group types (Manila counts
@@ -544,14 +567,9 @@ class ShareTypeAPI(object):
         if self.client.supports('soft_delete'):
             binned = self.shares_of(share_type['id'], soft_deleted=True)
         said = '%s is still in use, and Manila deletes no type in use (Manila said: %s)' % (
-            label(share_type) if share_type.get('name') else 'Share type %s' % share_type['id'],
-            refusal.message)
+            type_label(share_type), refusal.message)
         if binned:
-            message = (
-                '%s: shares in the recycle bin hold it: %s. Restore them and delete or '
-                'move them, or delete them for good (openkeel.manila.share with their id '
-                'and state=absent), then delete the type.' % (said, ', '.join(
-                    '%s (%s)' % (s.get('name'), s['id']) for s in binned)))
+            message = recycled_message(said, binned)
         elif self.client.supports('soft_delete'):
             message = (
                 '%s. No share of the type is in the recycle bin either, so a share group '

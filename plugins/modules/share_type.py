@@ -43,11 +43,10 @@ options:
   state:
     description:
       - V(present) makes the type exist as described; V(absent) deletes it.
-      - Manila deletes no type in use. Shares of the type fail the task before
-        any write, naming them. When Manila still refuses (a share in the
-        recycle bin, or a share group type, holds the type), the task says
-        which shares in the recycle bin hold it, or else that a share group
-        type does.
+      - Manila deletes no type in use. Shares of the type, and from API 2.69
+        shares of the type in the recycle bin, fail the task before any
+        write, naming them. When Manila still refuses (a share group type
+        lists the type), the task says so.
     type: str
     choices: [present, absent]
     default: present
@@ -305,6 +304,7 @@ class ShareTypeModule(ManilaModule):
                     'use: %s. Delete them (or move them to another type) first.' % (
                         share_type.get('name'), share_type['id'], ', '.join(
                             '%s (%s)' % (s.get('name'), s['id']) for s in shares)))
+            self.api.refuse_if_recycled_shares_hold(share_type)
         if plan.action != NOTHING and not self.check_mode:
             self.api.delete(share_type['id'], share_type)
         self.finish(plan.changed, plan.before, plan.after, share_type={})

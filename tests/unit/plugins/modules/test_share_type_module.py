@@ -130,18 +130,31 @@ def test_a_spec_manila_refuses_stops_the_task_before_the_description_goes_out(mo
     assert session.writes() == []
 
 
-def test_a_type_held_by_the_recycle_bin_is_explained_after_manilas_refusal(monkeypatch):
+LIVE_SHARES = ('GET', '/v2/shares?share_type_id=%s&all_tenants=1&limit=10' % TYPE['id'], ok({'shares': []}))
+BINNED = '/v2/shares?share_type_id=%s&all_tenants=1&limit=10&is_soft_deleted=true' % TYPE['id']
+
+
+def test_a_type_held_by_the_recycle_bin_is_refused_before_the_delete(monkeypatch):
+    # Before: the DELETE went out and Manila's bare "still in use" came back.
     outcome, session = run(monkeypatch, {'name': 'gold', 'state': 'absent'}, [
-        LISTING,
-        ('GET', '/v2/shares?share_type_id=%s&all_tenants=1&limit=10' % TYPE['id'],
-         ok({'shares': []})),
+        LISTING, LIVE_SHARES,
+        ('GET', BINNED, ok({'shares': [{'id': 's1', 'name': 'binned'}]})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'shares in the recycle bin hold it: binned (s1)' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_a_refusal_with_nothing_in_the_recycle_bin_names_share_group_types(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'gold', 'state': 'absent'}, [
+        LISTING, LIVE_SHARES,
+        ('GET', BINNED, ok({'shares': []})),
         ('DELETE', '/v2/types/' + TYPE['id'], ok({'badRequest': {
             'code': 400, 'message': 'Target share type is still in use.'}}, 400)),
-        ('GET', '/v2/shares?share_type_id=%s&all_tenants=1&limit=10&is_soft_deleted=true'
-         % TYPE['id'], ok({'shares': [{'id': 's1', 'name': 'binned'}]})),
+        ('GET', BINNED, ok({'shares': []})),
     ])
     assert isinstance(outcome, Fail) and outcome.result['status'] == 400
-    assert 'shares in the recycle bin hold it: binned (s1)' in outcome.result['msg']
+    assert 'a share group type lists it' in outcome.result['msg']
 
 
 def test_types_are_found_by_their_specs_as_manila_reads_them(monkeypatch):
