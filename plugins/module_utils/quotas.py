@@ -270,23 +270,25 @@ def fleet_preflight(detail, needs, type_details=None):
 
 def fleet_needs(creates, extends):
     """``needs`` for fleet_preflight from ``creates`` [(share_type, size)] and
-    ``extends`` [(share_type, old size, new size)]."""
+    ``extends`` [(share_type, old size, new size)]; a share type is a name or
+    an ID, None where the task names none (then only the project's quotas
+    count: the caller may pass the cloud's default type instead)."""
     needs = {'shares': len(creates), 'gigabytes': 0, 'largest': 0, 'per_type': {}}
     for share_type, size in creates:
         needs['gigabytes'] += size
         needs['largest'] = max(needs['largest'], size)
-        per = needs['per_type'].setdefault(share_type or 'default', {'shares': 0,
-                                                                     'gigabytes': 0})
-        per['shares'] += 1
-        per['gigabytes'] += size
+        if share_type:
+            per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
+            per['shares'] += 1
+            per['gigabytes'] += size
     for share_type, old, new in extends:
         if new <= old:
             continue
         needs['gigabytes'] += new - old
         needs['largest'] = max(needs['largest'], new)
-        per = needs['per_type'].setdefault(share_type or 'default', {'shares': 0,
-                                                                     'gigabytes': 0})
-        per['gigabytes'] += new - old
+        if share_type:
+            per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
+            per['gigabytes'] += new - old
     return needs
 
 
@@ -363,6 +365,32 @@ class QuotaAPI(object):
     def project_limits(self, project_id):
         """What the quotas of a user or a share type fall back to: the project's quotas."""
         return self.limits(Scope(project_id=project_id))
+
+    def fleet_check(self, needs):
+        """The preflight of a fleet run in the task's own project: the refusal
+        message (``fleet_preflight``) or None; None with a warning on the
+        client when this user may not read the quotas (the preflight is then
+        skipped).  Reads the project's quota detail, and that of each share
+        type in ``needs['per_type']`` that adds shares or gigabytes."""
+        if not needs.get('shares') and not needs.get('gigabytes'):
+            return None
+        own = self.client.token_project()
+        if own is None:
+            return None
+        try:
+            detail = self.details(Scope(project_id=own['id']))
+        except (Forbidden, NotFound) as exc:
+            self.client.warn(PREFLIGHT_SKIPPED % exc)
+            return None
+        types = {}
+        if self.client.supports('share_type_quotas'):
+            for share_type in sorted(needs.get('per_type') or {}):
+                try:
+                    types[share_type] = self.details(Scope(project_id=own['id'],
+                                                           share_type=share_type))
+                except NotFound:
+                    continue  # the create's own lookup names the unknown type
+        return fleet_preflight(detail, needs, types)
 
     def absolute_limits(self):
         """Manila's absolute limits of the task's project (GET /limits)."""

@@ -196,8 +196,7 @@ def test_fleet_preflight(case, details, needs, types, found):
 def test_fleet_needs_counts_creates_and_growth_per_type():
     needs = q.fleet_needs([('gold', 10), (None, 5)], [('gold', 10, 30), ('silver', 8, 4)])
     assert needs == {'shares': 2, 'gigabytes': 35, 'largest': 30,
-                     'per_type': {'gold': {'shares': 1, 'gigabytes': 30},
-                                  'default': {'shares': 1, 'gigabytes': 5}}}
+                     'per_type': {'gold': {'shares': 1, 'gigabytes': 30}}}
 
 
 # -- the calls ---------------------------------------------------------------------------
@@ -247,3 +246,47 @@ def test_details_and_limits_read_what_manila_shows():
     assert api.details(q.Scope(project_id=PROJECT)) == {
         'shares': detail(10, 1), 'gigabytes': detail(-1, 3, 2)}
     assert api.absolute_limits() == {'maxTotalShares': 10}
+
+
+class Access(object):
+    project_id = PROJECT
+    project_name = 'team'
+    role_names = ['member']
+
+
+class Auth(object):
+    @staticmethod
+    def get_access(session):
+        return Access()
+
+
+def test_fleet_check_reads_the_project_and_each_type():
+    client, session = make_client([
+        ('GET', '/v2/quota-sets/%s/detail' % PROJECT, ok({'quota_set': {
+            'shares': detail(10, 9), 'gigabytes': detail(100)}})),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gold' % PROJECT, ok({'quota_set': {
+            'shares': detail(-1), 'gigabytes': detail(5)}})),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gone' % PROJECT,
+         ok({'itemNotFound': {'code': 404, 'message': 'no type'}}, status=404)),
+    ])
+    session.auth = Auth()
+    message = q.QuotaAPI(client).fleet_check(q.fleet_needs([('gold', 10), ('gone', 1)], []))
+    assert 'The project: this run would need 2 shares more; it has room for 1 (limit 10)' \
+        in message
+    assert 'Share type gold: this run would need 10 gigabytes more; it has room for 5' in message
+    assert session.writes() == []
+
+
+def test_fleet_check_is_skipped_when_quotas_cannot_be_read():
+    client, session = make_client([
+        ('GET', '/v2/quota-sets/%s/detail' % PROJECT,
+         ok({'forbidden': {'code': 403, 'message': 'Policy does not allow'}}, status=403)),
+    ])
+    session.auth = Auth()
+    assert q.QuotaAPI(client).fleet_check({'shares': 1, 'gigabytes': 1}) is None
+    assert client.warnings[0].startswith('The quota preflight was skipped')
+
+
+def test_fleet_check_reads_nothing_when_nothing_is_added():
+    client, _session = make_client([])
+    assert q.QuotaAPI(client).fleet_check({'shares': 0, 'gigabytes': 0}) is None
