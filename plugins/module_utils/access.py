@@ -659,18 +659,12 @@ class AccessAPI(object):
 
         def failure(rules):
             failed = failed_rules(rules, touched)
-            if not failed:
-                return None
-            return 'has %s in error (%s)' % (
-                'this access rule' if len(failed) == 1 else 'these access rules',
-                ', '.join('%s, %s, %s' % (_label(r), r.get('access_level'), r['id'])
-                          for r in failed))
+            return in_error_words(failed) if failed else None
 
         def explain(rules):
             said = explain_safely(messages, rules)
             if failed_rules(rules, touched):
-                said = ('%s The rule is left in error: remove it with state=absent, '
-                        'or run the task again to retry it.' % said).strip()
+                said = ('%s %s' % (said, LEFT_IN_ERROR)).strip()
             return said
 
         return wait_until(
@@ -720,6 +714,18 @@ def _no_pace():
 def without_secrets(rule):
     """A rule without its secrets (the cephx ``access_key``)."""
     return dict((k, v) for k, v in (rule or {}).items() if k not in SECRET_FIELDS)
+
+
+# What to do about a rule Manila could not apply (after in_error_words).
+LEFT_IN_ERROR = ('The rule is left in error: remove it with state=absent, or run the task '
+                 'again to retry it.')
+
+
+def in_error_words(failed):
+    """'has this access rule in error (...)' for the rules in error."""
+    return 'has %s in error (%s)' % (
+        'this access rule' if len(failed) == 1 else 'these access rules',
+        ', '.join('%s, %s, %s' % (_label(r), r.get('access_level'), r['id']) for r in failed))
 
 
 def failed_rules(rules, touched):

@@ -26,6 +26,7 @@ __metaclass__ = type
 import datetime
 import email.utils
 import re
+import threading
 import time
 
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -250,6 +251,12 @@ class ManilaClient(object):
         # from lost answers, races with other tasks); the module base adds
         # them to the result's warnings.
         self.warnings = []
+        # How many requests this client sent to Manila (every attempt, the
+        # versions document included; Keystone's token requests go through
+        # the auth plugin and are not counted).  Jobs of one task may send
+        # from several threads, hence the lock.
+        self.sent = 0
+        self._sent_lock = threading.Lock()
 
     def warn(self, message):
         if message not in self.warnings:
@@ -384,6 +391,8 @@ class ManilaClient(object):
         delay = self.retry_delay
         for attempt in range(1, attempts + 1):
             last = attempt == attempts
+            with self._sent_lock:
+                self.sent += 1
             try:
                 response = self.session.request(
                     url, method, raise_exc=False, authenticated=authenticated,

@@ -11,8 +11,9 @@
   has one; kinds without it (share types) are matched in one listing, with
   private types included (``is_public=all``).
 - Two resources with one name are an error listing their IDs, for every kind.
-- Listings page with limit/offset; pools are matched exactly, not as the
-  regular expressions Manila takes.
+- Listings page with limit/offset until Manila has nothing more (or, where
+  it counts, until the count is reached), each item once; pools are matched
+  exactly, not as the regular expressions Manila takes.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -35,7 +36,19 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 UUID_RE = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                      r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
 
+# The page size asked for: Manila's default osapi_max_limit.  Operators may
+# set it lower, and Manila then answers with shorter pages without saying so.
 PAGE_SIZE = 1000
+
+# Listings that give the number of matches with ``with_count=true``, and the
+# microversion feature that brings it: their paging stops at that number, so
+# a listing that fits one page costs one request.
+COUNTED_LISTINGS = {
+    'shares': 'share_list_count',
+    'shares/detail': 'share_list_count',
+    'snapshots': 'snapshot_list_count',
+    'snapshots/detail': 'snapshot_list_count',
+}
 
 # Manila's pool names: host@backend#pool (no spaces, one of each separator).
 POOL_NAME_RE = re.compile(r'^([^@#\s]+)@([^@#\s]+)#([^@#\s]+)$')
@@ -277,49 +290,87 @@ def settle_namesakes(client, kind, mine, remove, extra_filters=None, leaving=())
     return keeper, True
 
 
-def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
-    """Every item of a listing, paging with limit/offset (Manila has no marker)."""
-    items = []
+def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
+    """Every item of a listing, once, paging with limit/offset (a generator).
+
+    Manila has no marker for these listings, and a page shorter than the
+    ``limit`` asked for is no sign of the end: Manila caps every page at its
+    ``osapi_max_limit`` (1000 by default, often lower) without a next link
+    (it adds ``*_links`` only to a page exactly as long as asked for).  So
+    the paging goes on until a page is empty or, for the listings that count
+    their matches (``COUNTED_LISTINGS``, at the microversions that have
+    ``with_count``), until the offset reaches the count: such a listing that
+    fits one page is one request, the others one more (the empty page).
+    An item whose ID came before is left out (offsets shift when resources
+    are created meanwhile), and a page with nothing new ends the listing
+    (a server that ignores ``offset`` cannot make it loop).  The next page
+    is asked for only when the caller wants more items.
+    """
+    feature = COUNTED_LISTINGS.get(path)
+    counted = feature is not None and client.supports(feature)
+    seen = set()
     offset = 0
     while True:
         page_query = dict(query or {})
+        if counted:
+            page_query['with_count'] = 'true'
         page_query.update(limit=page_size, offset=offset)
-        page = client.get(path, query=page_query).get(list_key, [])
-        items.extend(page)
-        if len(page) < page_size:
-            return items
-        offset += page_size
+        answer = client.get(path, query=page_query)
+        page = answer.get(list_key) or []
+        fresh = 0
+        for item in page:
+            item_id = item.get('id') if isinstance(item, dict) else None
+            if item_id is not None:
+                if item_id in seen:
+                    continue
+                seen.add(item_id)
+            fresh += 1
+            yield item
+        offset += len(page)
+        count = answer.get('count') if counted else None
+        if not fresh or (isinstance(count, int) and offset >= count):
+            return
+
+
+def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
+    """Every item of a listing, each once (see pages())."""
+    return list(pages(client, path, list_key, query, page_size))
 
 
 def list_messages(client, filters=None, limit=None, keep=None, past=None):
-    """Manila's user messages (2.37+), newest first; one request when it can.
+    """Manila's user messages (2.37+), newest first, paged (see pages()).
 
     ``filters`` are Manila's own (resource_id, resource_type, action_id,
     message_level, request_id, created_since/created_before at 2.52+).
     ``keep(message)`` filters on this side; ``past(message)`` says the
     listing (newest first) has gone past what is wanted, ending it early.
-    At most ``limit`` messages (None: all).
+    At most ``limit`` messages (None: all); without ``keep`` and ``past``
+    the page asked for is ``limit`` long, so that a full first page is the
+    only request.
     """
     query = dict(filters or {})
     query.update(sort_key='created_at', sort_dir='desc')
-    if keep is None and past is None and limit is not None and limit <= PAGE_SIZE:
-        query['limit'] = limit
-        return client.get('messages', query=query).get('messages', [])
+    page_size = PAGE_SIZE
+    if keep is None and past is None and limit is not None:
+        page_size = min(limit, PAGE_SIZE)
     found = []
-    offset = 0
-    while True:
-        page_query = dict(query, limit=PAGE_SIZE, offset=offset)
-        page = client.get('messages', query=page_query).get('messages', [])
-        for message in page:
-            if past is not None and past(message):
-                return found
-            if keep is None or keep(message):
-                found.append(message)
-                if limit is not None and len(found) >= limit:
-                    return found
-        if len(page) < PAGE_SIZE:
+    if limit is not None and limit < 1:
+        return found
+    for message in pages(client, 'messages', 'messages', query, page_size):
+        if past is not None and past(message):
             return found
-        offset += PAGE_SIZE
+        if keep is None or keep(message):
+            found.append(message)
+            if limit is not None and len(found) >= limit:
+                return found
+    return found
+
+
+def newest_messages(client, filters, limit):
+    """Up to ``limit`` of Manila's newest user messages in one request (a
+    page as long as the cloud's osapi_max_limit allows: enough to explain)."""
+    query = dict(filters, sort_key='created_at', sort_dir='desc', limit=limit)
+    return client.get('messages', query=query).get('messages', [])
 
 
 # How far back a relative time reaches: "90s", "30m", "1h", "2d", "1w".
@@ -371,7 +422,7 @@ def user_messages(client, resource_id, limit=3):
     if not client.supports('user_messages'):
         return ''
     texts = []
-    for message in list_messages(client, {'resource_id': resource_id}, limit=limit):
+    for message in newest_messages(client, {'resource_id': resource_id}, limit):
         text = message.get('user_message')
         if text and text not in texts:
             texts.append(text)

@@ -60,6 +60,10 @@ FEATURES = {
     'ipv6_access_rules': ('2.38', None),
     'cephx_access_rules': ('2.13', None),
     'name_pattern_filter': ('2.36', None),
+    # listings that answer with_count=true with the number of matches: paging
+    # stops once it has them all (issue 21)
+    'share_list_count': ('2.42', None),
+    'snapshot_list_count': ('2.79', None),
     'export_location_filter': ('2.35', None),
     'access_rule_metadata': ('2.45', None),
     'share_access_rules_api': ('2.45', None),

@@ -69,21 +69,34 @@ def wait_until(client, fetch, ready, what, goal, timeout, failure=None,
         if ready(resource):
             return resource
         if resource is None:
-            raise WaitFailed('%s disappeared while waiting for %s.' % (what, goal),
-                             state=GONE)
+            raise WaitFailed(gone_words(what, goal), state=GONE)
         reason = failure(resource) if failure is not None else None
         if reason:
-            message = '%s %s while waiting for %s.' % (what, reason, goal)
-            raise WaitFailed(_explained(message, explain, resource),
+            raise WaitFailed(_explained(failure_words(what, reason, goal), explain, resource),
                              resource=resource, state=reason)
         remaining = deadline - client.clock()
         if remaining <= 0:
             state = describe(resource) if describe is not None else 'not ready'
-            message = ('%s is still %s after %s seconds (waiting for %s); raise '
-                       '"timeout" or check the service.' % (what, state, timeout, goal))
-            raise WaitTimeout(_explained(message, explain, resource),
+            raise WaitTimeout(_explained(timeout_words(what, state, timeout, goal), explain,
+                                         resource),
                               resource=resource, state=state)
         client.sleep(min(next(delays), remaining))
+
+
+def gone_words(what, goal):
+    """The words for a resource that disappeared during a wait."""
+    return '%s disappeared while waiting for %s.' % (what, goal)
+
+
+def failure_words(what, reason, goal):
+    """The words for a wait that cannot succeed (``reason``: "went to error")."""
+    return '%s %s while waiting for %s.' % (what, reason, goal)
+
+
+def timeout_words(what, state, timeout, goal):
+    """The words for a wait that ran out of time."""
+    return ('%s is still %s after %s seconds (waiting for %s); raise "timeout" or check '
+            'the service.' % (what, state, timeout, goal))
 
 
 def wait_for_status(client, fetch, targets, errors, what, timeout, field='status',
@@ -129,6 +142,12 @@ def _explained(message, explain, resource):
     return '%s %s' % (message, extra) if extra else message
 
 
+def with_user_messages(client, message, resource_id):
+    """``message`` followed by Manila's newest user messages for the resource
+    (or why they could not be read)."""
+    return _explained(message, user_message_explainer(client, resource_id), None)
+
+
 def explain_safely(explain, resource):
     """``explain(resource)``, or why it could not be read (a failure stays a failure)."""
     try:
@@ -158,8 +177,25 @@ class Step(object):
         self.timed_out = timed_out
 
 
+# A poll of run_steps that fails (after the client's own retries of the read)
+# is tried again at the next poll; after this many failures in a row, every
+# item still waiting fails with what is known (poll_failed).
+POLL_FAILURES = 3
+
+
+def unknown_state_words(item, exc, failures):
+    """run_steps' default words for an item whose state could not be read."""
+    return 'unknown: could not read its state (%s in a row failed): %s' % (
+        counted(failures, 'poll'), exc)
+
+
+def counted(number, noun):
+    """'1 poll', '3 polls'."""
+    return '%d %s%s' % (number, noun, '' if number == 1 else 's')
+
+
 def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,
-              max_delay=2.0):
+              max_delay=2.0, poll_failed=None):
     """Take every item through ``steps``, each item at its own pace.
 
     Jobs run on a pool of ``workers`` threads that share the client (and so
@@ -172,13 +208,20 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     item that fails (``item.ok`` false) stops there; the others go on.  A
     ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
     ``item.fail(exc)``); any other exception is a bug and ends the run.
+
+    A poll whose ``fetch`` raises a ManilaError (the client has already
+    retried the read) is tried again at the next poll; an item whose deadline
+    passes meanwhile, and after POLL_FAILURES failed polls in a row every
+    waiting item, fails with ``poll_failed(item, exc, failures)`` (default:
+    ``unknown_state_words``): its state is unknown, the others' results stand.
     """
+    poll_failed = poll_failed or unknown_state_words
     on_error = on_error or (lambda item, exc: item.fail(exc))
     position = {}
     running = {}
     waiting = {}
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
-    poll = {'delays': None, 'at': None}
+    poll = {'delays': None, 'at': None, 'failures': 0}
 
     def call(func, *args):
         try:
@@ -198,6 +241,7 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 if not waiting:
                     # The first waiter of a while: poll soon, then back off.
                     poll['delays'] = poll_delays(cap=max_delay)
+                    poll['failures'] = 0
                     poll['at'] = client.clock() + next(poll['delays'])
                 waiting[id(item)] = (item, step, client.clock() + timeout)
                 return
@@ -213,7 +257,17 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
         # On the pool too, so that no more than ``workers`` requests (and
         # connections) are ever open at once: servers such as uwsgi with
         # keep-alive give each open connection a worker of its own.
-        found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
+        try:
+            found = pool.submit(fetch, polled).result() if pool is not None else fetch(polled)
+        except ManilaError as exc:
+            poll['failures'] += 1
+            for ident, (item, step, deadline) in list(waiting.items()):
+                if poll['failures'] >= POLL_FAILURES or client.clock() >= deadline:
+                    del waiting[ident]
+                    item.fail(poll_failed(item, exc, poll['failures']))
+            poll['at'] = client.clock() + next(poll['delays']) if waiting else None
+            return
+        poll['failures'] = 0
         for ident, (item, step, deadline) in list(waiting.items()):
             resource = found.get(key(item))
             done = call(step.check, item, resource)

@@ -1,7 +1,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Count the HTTP requests and time of module runs against the local cloud.
 
-    python tests/benchmarks/request_budget.py [--runs N]
+    python tests/benchmarks/request_budget.py [--runs N] [--cloud NAME]
 
 Runs each module invocation in its own process, as Ansible does, with
 keystoneauth's Session.request wrapped to record every request (Keystone and
@@ -81,12 +81,15 @@ def collection_path():
     return root
 
 
-def run_module(root, module, args, cloud='admin', allow_failure=False):
+CLOUD = {'name': 'admin'}   # --cloud: a cloud of the local cloud's clouds.yaml
+
+
+def run_module(root, module, args, cloud=None, allow_failure=False):
     log_fd, log_path = tempfile.mkstemp(prefix='okbench-log-')
     os.close(log_fd)
     args_fd, args_path = tempfile.mkstemp(prefix='okbench-args-')
     with os.fdopen(args_fd, 'w') as handle:
-        json.dump({'ANSIBLE_MODULE_ARGS': dict(args, cloud=cloud)}, handle)
+        json.dump({'ANSIBLE_MODULE_ARGS': dict(args, cloud=cloud or CLOUD['name'])}, handle)
     env = dict(os.environ, PYTHONPATH=root,
                OS_CLIENT_CONFIG_FILE=os.path.join(CLOUD_DIR, 'clouds.yaml'))
     module_path = os.path.join(REPO, 'plugins', 'modules', module + '.py')
@@ -138,7 +141,10 @@ NETWORK_TEARDOWN = [
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--runs', type=int, default=3)
+    parser.add_argument('--cloud', default='admin',
+                        help='an admin cloud of clouds.yaml (a lane\'s, or NAME-paged)')
     options = parser.parse_args()
+    CLOUD['name'] = options.cloud
     root = collection_path()
     share = {'name': 'bench-budget', 'size': 1, 'share_proto': 'NFS'}
     cases = [
@@ -178,7 +184,7 @@ def main():
         if os.path.exists(os.path.join(CLOUD_DIR, 'venv', 'bin', 'openstack')):
             times = []
             for _run in range(options.runs):
-                requests, elapsed = run_cli(['share', 'show', 'bench-budget'])
+                requests, elapsed = run_cli(['share', 'show', 'bench-budget'], cloud=options.cloud)
                 times.append(elapsed)
             report('CLI: share show NAME', requests, times)
     finally:

@@ -39,6 +39,9 @@ DATA = os.path.join(STATE, 'data')
 LOGS = os.path.join(STATE, 'logs')
 RUN = os.path.join(STATE, 'run')
 CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
+# The paged clouds alone, in a file of their own: an `up` of an older
+# checkout (sharing the cloud) rewrites clouds.yaml without them.
+PAGED_CLOUDS_YAML = os.path.join(STATE, 'clouds-paged.yaml')
 SECRETS = os.path.join(STATE, 'secrets.json')
 # The ports and the number of lanes a cloud was brought up with: commands
 # run later without the environment variables use them again.
@@ -74,6 +77,12 @@ MANILA_PORT = _setting('OPENKEEL_CLOUD_MANILA_PORT', 'manila_port',
 LANES = _setting('OPENKEEL_CLOUD_LANES', 'lanes', 3, 1, 50)
 KEYSTONE_URL = 'http://127.0.0.1:%d/v3' % KEYSTONE_PORT
 MANILA_URL = 'http://127.0.0.1:%d/v2' % MANILA_PORT
+# A second Manila API (same database, same services) whose osapi_max_limit
+# is PAGED_LIMIT: listings that take a limit answer in pages that short.
+# The clouds "<cloud>-paged" of clouds.yaml reach it (an endpoint override).
+PAGED_LIMIT = 5
+PAGED_PORT = MANILA_PORT + 1
+PAGED_URL = 'http://127.0.0.1:%d/v2' % PAGED_PORT
 
 APT_PACKAGES = ['mariadb-server', 'rabbitmq-server', 'gcc', 'python3-dev',
                 'python3-venv']
@@ -145,12 +154,13 @@ QUOTAS = {'shares': 1000, 'gigabytes': 100000, 'snapshots': 1000,
           'share_replicas': 100, 'replica_gigabytes': 10000}
 # Order matters: started in this order, stopped in reverse.
 SERVICES = ['mariadb', 'rabbitmq', 'keystone', 'manila-api',
-            'manila-scheduler', 'manila-share']
+            'manila-api-paged', 'manila-scheduler', 'manila-share']
 LOG_OF = {
     'mariadb': 'mariadb.log',
     'rabbitmq': 'rabbitmq.log',
     'keystone': 'keystone.log',
     'manila-api': 'manila-api.log',
+    'manila-api-paged': 'manila-api-paged.log',
     'manila-scheduler': 'manila-scheduler.log',
     'manila-share': 'manila-share.log',
 }
@@ -638,9 +648,10 @@ def choose_ports():
         ports['dist'] = pick_port('RabbitMQ distribution', 25672, taken)
         taken.add(ports['dist'])
         ports['epmd'] = pick_port('Erlang epmd', 4369, taken)
-    for what, port in (('Keystone', KEYSTONE_PORT),
-                       ('Manila API', MANILA_PORT)):
-        svc = 'keystone' if what == 'Keystone' else 'manila-api'
+    for svc, what, port in (('keystone', 'Keystone', KEYSTONE_PORT),
+                            ('manila-api', 'Manila API', MANILA_PORT),
+                            ('manila-api-paged', 'the paged Manila API',
+                             PAGED_PORT)):
         if not service_alive(svc) and not port_free(port):
             owner = port_owner(port)
             raise CloudError('%s needs port %d, which is taken by %s'
@@ -754,6 +765,9 @@ def openstack_configs(ports, sec, delay):
         ]),
     ])
     files['manila/manila-share.conf'] = share_conf(delay)
+    # Read after manila.conf by the paged API alone.
+    files['manila/manila-api-paged.conf'] = ini([
+        ('DEFAULT', [('osapi_max_limit', PAGED_LIMIT)])])
     files['manila/api-paste.ini'] = api_paste()
     with open(REQUEST_PROJECT_SRC) as f:
         files[REQUEST_PROJECT_REL] = f.read()
@@ -946,7 +960,7 @@ REQUEST_LOG_FORMAT = '%(method) %(uri) %(status) %(msecs)ms [%(ltime)]'
 
 
 def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
-               pythonpath=None):
+               pythonpath=None, threads=8, request_log=None):
     argv = [vbin('uwsgi'),
             '--master', '--die-on-term', '--need-app', '--lazy-apps',
             '--enable-threads', '--strict',
@@ -957,11 +971,11 @@ def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
             # processes, which matters on a two-core machine.  Eight
             # threads: up to seven lanes of tests at a time (lane 1's
             # faults run four workers) each wait on an answer.
-            '--processes', '1', '--threads', '8',
+            '--processes', '1', '--threads', str(threads),
             '--buffer-size', '65535',
             '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
-            '--req-logger', 'file:' + os.path.join(LOGS,
-                                                   name + '-requests.log'),
+            '--req-logger', 'file:' + os.path.join(
+                LOGS, request_log or name + '-requests.log'),
             '--log-format', log_format or REQUEST_LOG_FORMAT,
             ]
     if pythonpath:
@@ -991,6 +1005,25 @@ def openstack_specs(files):
                            os.path.join(ETC, REQUEST_PROJECT_REL))),
             {}, ['manila/manila.conf', 'manila/api-paste.ini',
                  REQUEST_PROJECT_REL]),
+        # Two threads: only the tests of paging use it.  Its requests go
+        # to the same request log as the main API's (one line each, the
+        # same format), so that setup_manila's checks see them.
+        'manila-api-paged': (
+            uwsgi_argv('manila-paged', PAGED_PORT,
+                       'manila.wsgi.api:application',
+                       pyargv='--config-file %s --config-file %s '
+                              '--log-file %s' % (
+                                  mconf, os.path.join(
+                                      ETC, 'manila',
+                                      'manila-api-paged.conf'),
+                                  os.path.join(LOGS,
+                                               'manila-api-paged.log')),
+                       log_format=REQUEST_LOG_FORMAT + ' %(project)',
+                       pythonpath=os.path.dirname(
+                           os.path.join(ETC, REQUEST_PROJECT_REL)),
+                       threads=2, request_log='manila-requests.log'),
+            {}, ['manila/manila.conf', 'manila/manila-api-paged.conf',
+                 'manila/api-paste.ini', REQUEST_PROJECT_REL]),
         'manila-scheduler': (
             [vbin('manila-scheduler'), '--config-file', mconf,
              '--log-file', os.path.join(LOGS, 'manila-scheduler.log')],
@@ -1449,12 +1482,25 @@ def auth_dict(user, password, project):
             'project_domain_name': 'Default'}
 
 
+def paged(cloud):
+    """The name of the cloud that is ``cloud`` through the paged API."""
+    return cloud + '-paged'
+
+
 def write_clouds_yaml(sec):
     clouds = {}
     for u in lane_users():
         clouds[u.cloud] = {'auth_type': 'password', 'region_name': 'RegionOne',
                            'identity_api_version': 3,
                            'auth': auth_dict(u.user, sec[u.user], u.project)}
+    # openstacksdk's loader (and so the modules) take the endpoint from
+    # <service type>_endpoint_override instead of the catalog.
+    paged_clouds = {paged(name): dict(
+        cloud, shared_file_system_endpoint_override=PAGED_URL)
+        for name, cloud in clouds.items()}
+    write_file(PAGED_CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
+               + to_yaml({'clouds': paged_clouds}) + '\n', mode=0o600)
+    clouds.update(paged_clouds)
     write_file(CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
                + to_yaml({'clouds': clouds}) + '\n', mode=0o600)
 
@@ -1474,6 +1520,13 @@ def integration_vars(sec, lane=None):
         'manila_clouds_yaml': CLOUDS_YAML,
         'manila_cloud_admin': mine['admin']['cloud'],
         'manila_cloud_member': mine['member']['cloud'],
+        # The same users through the API whose pages hold PAGED_LIMIT items
+        # (clouds.yaml has them too, unless an older checkout's `up`
+        # rewrote it).
+        'manila_clouds_yaml_paged': PAGED_CLOUDS_YAML,
+        'manila_cloud_admin_paged': paged(mine['admin']['cloud']),
+        'manila_cloud_member_paged': paged(mine['member']['cloud']),
+        'manila_paged_limit': PAGED_LIMIT,
         'manila_request_log': os.path.join(LOGS, 'manila-requests.log'),
         'manila_pool_alpha': POOLS['alpha'],
         'manila_pool_beta': POOLS['beta'],
@@ -1581,15 +1634,19 @@ def cmd_up():
     wait_for('manila-api', lambda: Http().call(
         'GET', 'http://127.0.0.1:%d/' % MANILA_PORT, ok=(300,)), 90,
         'GET /')
+    wait_for('manila-api-paged', lambda: Http().call(
+        'GET', 'http://127.0.0.1:%d/' % PAGED_PORT, ok=(300,)), 90,
+        'GET /')
     bootstrap_manila(sec)
     write_clouds_yaml(sec)
     write_integration_config(INTEGRATION_CONFIG, integration_vars(sec),
                              'up (git-ignored)')
     admin = keystone_login('admin', sec['admin'], 'admin')
     wait_for_backends(admin, specs)
-    say('cloud is up: keystone %s, manila %s, pools %s'
-        % (KEYSTONE_URL, MANILA_URL, ', '.join(POOLS.values())))
-    print('clouds.yaml: %s (clouds %s)' % (
+    say('cloud is up: keystone %s, manila %s (paged, osapi_max_limit %d: '
+        '%s), pools %s' % (KEYSTONE_URL, MANILA_URL, PAGED_LIMIT, PAGED_URL,
+                           ', '.join(POOLS.values())))
+    print('clouds.yaml: %s (clouds %s, each also as NAME-paged)' % (
         CLOUDS_YAML, ', '.join(u.cloud for u in lane_users())))
     print('integration config: %s' % INTEGRATION_CONFIG)
     print('elapsed: %.1f s' % (time.monotonic() - T0))
@@ -1642,7 +1699,8 @@ def cmd_status():
             if extra:
                 detail += ' (%s)' % extra
         port = {'keystone': KEYSTONE_PORT,
-                'manila-api': MANILA_PORT}.get(svc, rec.get('port'))
+                'manila-api': MANILA_PORT,
+                'manila-api-paged': PAGED_PORT}.get(svc, rec.get('port'))
         if up and port and not port_answers(port):
             up = False
             detail += ', port %s not answering' % port

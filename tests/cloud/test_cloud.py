@@ -22,6 +22,10 @@ from openstack import config as os_config
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATE = os.environ.get('OPENKEEL_CLOUD_DIR') or '/var/tmp/openkeel-manila-cloud'
 CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
+# The clouds NAME-paged alone (clouds.yaml has them too): they reach the
+# second Manila API, whose osapi_max_limit is PAGED_LIMIT.
+PAGED_CLOUDS_YAML = os.path.join(STATE, 'clouds-paged.yaml')
+PAGED_LIMIT = 5
 REQUEST_LOG = os.path.join(STATE, 'logs', 'manila-requests.log')
 POOL_ALPHA = 'openkeel@alpha#fake_pool_for_ALPHA'
 POOL_GAMMA = 'openkeel@gamma#fake_pool_for_GAMMA'
@@ -45,12 +49,14 @@ def lanes():
 class Cloud:
     """A keystoneauth session of one cloud of clouds.yaml and its Manila URL."""
 
-    def __init__(self, name):
-        loader = os_config.OpenStackConfig(config_files=[CLOUDS_YAML],
+    def __init__(self, name, clouds_yaml=CLOUDS_YAML):
+        loader = os_config.OpenStackConfig(config_files=[clouds_yaml],
                                            vendor_files=[])
-        self.sess = loader.get_one(cloud=name).get_session()
-        self.url = self.sess.get_endpoint(service_type='sharev2',
-                                          interface='public').rstrip('/')
+        region = loader.get_one(cloud=name)
+        self.sess = region.get_session()
+        self.url = (region.config.get('shared_file_system_endpoint_override')
+                    or self.sess.get_endpoint(service_type='sharev2',
+                                              interface='public')).rstrip('/')
         self.project_id = self.sess.get_project_id()
 
     def call(self, method, path, version=MICROVERSION, **kwargs):
@@ -314,6 +320,47 @@ def test_request_log_names_the_token_project():
     assert versions[-1].split()[-1] == '-', versions
 
 
+def test_the_paged_api_caps_every_page():
+    """member-paged is the member through the second Manila API: a listing
+    asked for 1000 items answers PAGED_LIMIT without a next link, the next
+    offset goes on, and the main API answers all of them at once.  Its
+    requests are in the one request log, with the token's project."""
+    member = Cloud('member')
+    paged = Cloud('member-paged', PAGED_CLOUDS_YAML)
+    assert paged.url != member.url and paged.url.endswith('/v2'), paged.url
+    assert paged.project_id == member.project_id
+    with open(CLOUDS_YAML) as f:
+        assert 'member-paged' in yaml.safe_load(f)['clouds']
+    tag = name('paged')
+    made = []
+    try:
+        for i in range(PAGED_LIMIT + 1):
+            made.append(member.ok('POST', '/share-networks', json={
+                'share_network': {'name': '%s-%d' % (tag, i)}}
+            )['share_network']['id'])
+        size = os.path.getsize(REQUEST_LOG)
+        listing = '/share-networks/detail?name~=%s&limit=1000' % tag
+        whole = member.ok('GET', listing)['share_networks']
+        first = paged.ok('GET', listing)
+        rest = paged.ok('GET', listing + '&offset=%d' % PAGED_LIMIT)
+        assert sorted(n['id'] for n in whole) == sorted(made)
+        assert len(first['share_networks']) == PAGED_LIMIT, first
+        assert not any(k.endswith('_links') for k in first), first
+        assert sorted(n['id'] for n in first['share_networks'] + rest[
+            'share_networks']) == sorted(made)
+        deadline = time.monotonic() + 10
+        while True:
+            logged = [line for line in log_lines_after(size) if tag in line]
+            if len(logged) == 3:
+                break
+            assert time.monotonic() < deadline, logged
+            time.sleep(0.2)
+        assert all(line.split()[-1] == member.project_id for line in logged)
+    finally:
+        for network_id in made:
+            member.send_delete('/share-networks/' + network_id)
+
+
 def test_every_lane_has_its_own_users_and_projects():
     all_clouds = clouds()
     known = lanes()
@@ -378,6 +425,12 @@ def test_lane_config(tmp_path):
     assert config['manila_auth_member']['project_name'] == \
         lane['member']['project']
     assert config['manila_clouds_yaml'] == CLOUDS_YAML
+    assert config['manila_clouds_yaml_paged'] == PAGED_CLOUDS_YAML
+    assert config['manila_cloud_member_paged'] == lane['member']['cloud'] + '-paged'
+    assert config['manila_cloud_admin_paged'] == lane['admin']['cloud'] + '-paged'
+    assert config['manila_paged_limit'] == PAGED_LIMIT
+    with open(PAGED_CLOUDS_YAML) as f:
+        assert config['manila_cloud_member_paged'] in yaml.safe_load(f)['clouds']
     for bad in ('0', str(len(known) + 1), 'x'):
         result = subprocess.run([script, 'lane-config', bad, str(path)],
                                 capture_output=True, text=True, check=False)

@@ -13,12 +13,17 @@ a module, a role or a playbook, so what other changes add is checked the same wa
 - markup:   what did not render: a backtick or Ansible/RST/MyST markup in the text, a pipe in a
             table cell, a Markdown table or link left as text
 - names:    a page names one of the collection's modules, roles or playbooks
-            (openkeel.manila.NAME) without linking its page, or names one that does not exist
+            (openkeel.manila.NAME) without linking its page, or names one that does not exist;
+            a guide names one by its short name next to its kind ("the report playbook")
 - versions: a version stated on a page that disagrees with requirements.txt, meta/runtime.yml,
-            tests/constraints.txt, tests/matrix/releases.txt or galaxy.yml; a Manila API
-            microversion put in the wrong OpenStack release; installing from Galaxy
+            tests/constraints.txt, tests/matrix/releases.txt, galaxy.yml or the local test cloud's
+            pins (Manila, Keystone); a Manila API microversion put in the wrong OpenStack
+            release; installing from Galaxy
 - links:    internal links to a page or an anchor that does not exist, pages no other page
-            links to, index pages that list nothing
+            links to, index pages that list nothing; links to a placeholder host (example.invalid)
+            on any page or in galaxy.yml
+- facts:    every fact a playbook publishes with set_stats, and every fact a role describes in
+            roles/ROLE/meta/facts.yml, has a field table on its page listing every field
 - pages:    the pages a newcomer needs: getting started (from the index, with the tested first
             playbook and a clouds.yaml that openstacksdk reads), support matrix, changelog, a
             page per collection playbook, examples on every role page
@@ -346,6 +351,161 @@ def code_text(element):
     return (node or element).text()
 
 
+SHORT_NAME_KINDS = {'role': 'roles', 'playbook': 'playbooks', 'module': 'modules', 'task': 'modules'}
+
+
+def check_short_names(site):
+    """A guide that names a role, playbook or module by its short name ("the share_provision
+    role", "the report playbook") links its page: the full name does (openkeel.manila.NAME)."""
+    problems = []
+    kinds = '|'.join(SHORT_NAME_KINDS)
+    for page in site.content_pages():
+        if page.path.startswith('collections/') or page.own_name():
+            continue
+        for code in page.main.iter('code'):
+            if any(a.tag in ('a', 'pre') for a in code.ancestors()):
+                continue
+            name = code.text().strip()
+            if not re.match(r'^[a-z_][a-z0-9_]*$', name):
+                continue
+            context = code.parent.text() if code.parent is not None else ''
+            for match in re.finditer(r'\b(?:(%s)s?\s+%s\b|%s\s+(%s)s?\b)' % (kinds, re.escape(name), re.escape(name), kinds),
+                                     context):
+                kind = match.group(1) or match.group(2)
+                if name in getattr(site, SHORT_NAME_KINDS[kind]):
+                    what = 'module' if kind == 'task' else kind
+                    problems.append(Problem(page.path, 'names', 'names the %s %s without linking its page: write '
+                                            '%s.%s (%r)' % (what, name, COLLECTION, name, match.group(0))))
+                    break
+    return sorted(set(problems))
+
+
+# ------------------------------------------------------------------ checks: facts
+
+FACT_TABLE_CLASS = 'openkeel-fact-table'
+
+
+def fact_tables(page):
+    """{caption: [first-column texts]} of the fact tables (docs/site/sitegen.py) of a page."""
+    found = {}
+    for table in page.main.iter('table'):
+        if FACT_TABLE_CLASS not in table.classes():
+            continue
+        captions = list(table.iter('caption'))
+        caption = captions[0].text().replace('\uf0c1', '').strip() if captions else ''
+        rows = []
+        for body in table.iter('tbody'):
+            for tr in body.iter('tr'):
+                cells = [c for c in tr.children if not isinstance(c, str) and c.tag == 'td']
+                if cells:
+                    rows.append(cells[0].text().strip())
+        found[caption] = rows
+    return found
+
+
+def role_sets(collection, role):
+    """The facts the tasks of a role set with set_fact."""
+    names = set()
+    tasks_dir = os.path.join(collection, 'roles', role, 'tasks')
+    for filename in sorted(os.listdir(tasks_dir)) if os.path.isdir(tasks_dir) else []:
+        if filename.endswith(('.yml', '.yaml')):
+            with open(os.path.join(tasks_dir, filename)) as f:
+                for task in tasks_in(yaml.safe_load(f)):
+                    for key in ('ansible.builtin.set_fact', 'set_fact'):
+                        if isinstance(task.get(key), dict):
+                            names.update(task[key])
+    return names
+
+
+def fact_problems(page, where, name, fact):
+    """The fact table of NAME on PAGE lists the fields of FACT."""
+    fields = [path for path, _field in fact_paths(fact)]
+    if not fields:
+        if fact.get('type') in ('dict', 'list'):
+            return [Problem(where, 'facts', '%s (%s) has no fields described (contains), so no field table'
+                            % (name, fact.get('type')))]
+        return []
+    if page is None:
+        return []
+    tables = fact_tables(page)
+    if name not in tables:
+        return [Problem(page.path, 'facts', 'has no field table for %s' % name)]
+    missing = [f for f in fields if f not in tables[name]]
+    return [Problem(page.path, 'facts', 'the field table of %s lacks %s' % (name, ', '.join(missing)))] if missing else []
+
+
+def fact_paths(fact, prefix=''):
+    for key, field in ((fact or {}).get('contains') or {}).items():
+        yield prefix + key, field
+        yield from fact_paths(field, prefix + key + '.')
+
+
+def check_facts(site):
+    """Every fact a playbook publishes with set_stats, and every fact a role documents, has a
+    field table on its page; a role fact that a playbook publishes is documented by the role."""
+    problems = []
+    for role in site.roles:
+        for name, fact in site.sitegen.role_facts(site.collection, role).items():
+            problems.extend(fact_problems(site.role_page(role), 'roles/%s/meta/facts.yml' % role, name, fact))
+    for name in site.playbooks:
+        try:
+            _path, _meta, spec, plays = site.sitegen.read_playbook(site.collection, name)
+        except SystemExit:
+            continue   # check_playbooks reports it
+        _modules, roles, published = site.sitegen.playbook_uses(plays, COLLECTION)
+        described = spec.get('set_stats') or {}
+        where = 'playbooks/%s.meta.yml' % name
+        for key in published:
+            info = described.get(key) or {}
+            setters = [r.rsplit('.', 1)[-1] for r in roles if key in role_sets(site.collection, r.rsplit('.', 1)[-1])]
+            for role in setters:
+                if key not in site.sitegen.role_facts(site.collection, role):
+                    problems.append(Problem('roles/%s/meta/facts.yml' % role, 'facts', 'does not describe %s, which '
+                                            'the role sets and playbooks/%s.yml publishes' % (key, name)))
+            if info.get('from_role'):
+                info = site.sitegen.role_facts(site.collection, info['from_role'].rsplit('.', 1)[-1]).get(key) or {}
+                if not info:
+                    problems.append(Problem(where, 'facts', '%s is from_role %s, which does not describe it'
+                                            % (key, described[key]['from_role'])))
+                    continue
+            elif not info.get('contains'):
+                if info.get('type') not in (None, 'raw', 'dict', 'list'):
+                    continue   # a plain value (a number, a text) has no fields
+                problems.append(Problem(where, 'facts', '%s is published with set_stats and has no field table: '
+                                        'describe its fields (contains, or from_role with the role\'s '
+                                        'meta/facts.yml)' % key))
+                continue
+            problems.extend(fact_problems(site.pages.get('playbooks/%s.html' % name), where, key, info))
+    return problems
+
+
+# ------------------------------------------------------------------ checks: placeholder hosts
+
+PLACEHOLDER_HOST_RE = re.compile(r'\b(?:https?://)?(?:[\w-]+\.)*(?:[\w-]+\.(?:invalid|example)|example\.(?:com|org|net))'
+                                 r'(?=[/:\s"\')]|$)', re.I)
+GALAXY_LINKS = ('repository', 'documentation', 'homepage', 'issues')
+
+
+def check_placeholder_hosts(site):
+    """No link of galaxy.yml or of any page (the changelog too) to a placeholder host
+    (example.invalid, *.example, example.com): Galaxy and the site show them as links."""
+    problems = []
+    galaxy = site.sitegen.read_yaml(os.path.join(site.collection, 'galaxy.yml')) or {}
+    for field in GALAXY_LINKS:
+        if galaxy.get(field) and PLACEHOLDER_HOST_RE.search(str(galaxy[field])):
+            problems.append(Problem('galaxy.yml', 'links', '%s is a placeholder: %s (a working link or none)'
+                                    % (field, galaxy[field])))
+    for path, page in sorted(site.pages.items()):
+        hosts = set()
+        for a in page.links():
+            match = PLACEHOLDER_HOST_RE.search(a.attrs['href'])
+            if match and re.match(r'^[a-z][a-z0-9+.-]*:', a.attrs['href'], re.I):
+                hosts.add(a.attrs['href'])
+        for href in sorted(hosts):
+            problems.append(Problem(path, 'links', 'links a placeholder host: %s' % href))
+    return problems
+
+
 # ------------------------------------------------------------------ checks: versions
 
 def version_tuple(text):
@@ -437,6 +597,12 @@ def version_problems(line, facts, sitegen, release_re):
                              line):
         if match.group(1) != facts.version:
             out.append('names the tarball of version %s; galaxy.yml says %s' % (match.group(1), facts.version))
+    for service in ('manila', 'keystone'):
+        pinned = facts.cloud_pins.get(service)
+        for match in re.finditer(r'(?<![\w.])%s\s+v?(\d+\.\d+\.\d+)\b' % service, line, re.I):
+            if match.group(1) != pinned:
+                out.append('names %s %s; the local test cloud installs %s (%s)'
+                           % (service.capitalize(), match.group(1), pinned, '/'.join(sitegen.CLOUD_PINS)))
     for match in release_re.finditer(line):
         version, release = match.group(1), match.group(2)
         expected = sitegen.release_of_microversion(version)
@@ -847,8 +1013,8 @@ def check_playbooks(site):
 
 # ------------------------------------------------------------------ all
 
-CHECKS = [check_markup, check_names, check_backlinks, check_versions, check_claims, check_galaxy_links, check_links, check_pages,
-          check_examples, check_playbooks]
+CHECKS = [check_markup, check_names, check_short_names, check_backlinks, check_versions, check_claims, check_galaxy_links,
+          check_placeholder_hosts, check_links, check_pages, check_examples, check_playbooks, check_facts]
 
 
 def check_site(html_dir, collection, checks=None):

@@ -78,6 +78,8 @@ class Mini(object):
                 'migration': ('2.29', '2.96'),
             }
             """)
+        write(os.path.join(c, 'tests', 'cloud', 'manila_cloud.py'),
+              "PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi']\n")
         write(os.path.join(c, 'plugins', 'modules', 'share.py'), '# a module\n')
         os.makedirs(os.path.join(c, 'docs', 'site'))
         shutil.copy(SITEGEN, os.path.join(c, 'docs', 'site', 'sitegen.py'))
@@ -217,6 +219,8 @@ def test_backlinks(mini):
     ('<table><tr><td><p>"needs 2.29 or newer"</p></td><td><p>Manila older than Pike</p></td></tr></table>',
      'puts Manila API 2.29 in Pike'),
     ('<p>install openkeel-manila-0.1.0.tar.gz</p>', 'names the tarball of version 0.1.0; galaxy.yml says 1.2.3'),
+    ('<p>tested against Manila 22.0.0</p>', 'names Manila 22.0.0; the local test cloud installs 23.0.1'),
+    ('<td><p>Keystone 29.1.0</p></td>', 'names Keystone 29.1.0; the local test cloud installs 30.0.0'),
     ('<p><code>ansible-galaxy collection install openkeel.manila</code>.</p>', 'installs openkeel.manila from Galaxy'),
 ])
 def test_versions_that_disagree(mini, text, expected):
@@ -227,6 +231,7 @@ def test_versions_that_disagree(mini, text, expected):
 
 def test_versions_that_agree(mini):
     mini.page('guides/a.html', """
+        <p>tested against Manila 23.0.1 and Keystone 30.0.0</p>
         <ul><li>python &gt;= 3.11</li><li>openstacksdk &gt;= 4.22.0</li><li>keystoneauth1 &gt;= 5.18.1</li></ul>
         <p>pip install 'ansible-core&gt;=2.19,&lt;2.20' openstacksdk 4.22 with Python 3.12 on ansible-core 2.19.14</p>
         <p>2.29 (Ocata) to 2.99 (2026.2); Newton ends at 2.22.</p>
@@ -240,6 +245,158 @@ def test_galaxy_links_and_false_claims(mini):
                                'manila/">collection</a>; allowed by Settings → Jobs → Galaxy credentials</p>')
     assert any('on Galaxy' in m for m in mini.messages(sitecheck.check_galaxy_links))
     assert any('organization' in m for m in mini.messages(sitecheck.check_claims))
+
+
+def test_placeholder_hosts(mini):
+    # galaxy.yml and antsibull-docs' "Issue Tracker" link on every page before the fix
+    with open(os.path.join(mini.collection, 'galaxy.yml'), 'a') as f:
+        f.write('repository: https://example.invalid/openkeel/manila\nissues: https://github.com/openkeel/manila/issues\n')
+    mini.page('collections/openkeel/manila/share_module.html',
+              '<a href="https://example.invalid/openkeel/manila/issues">Issue Tracker</a>'
+              '<a href="https://docs.ansible.com/">Ansible</a><a href="#x">x</a>')
+    messages = mini.messages(sitecheck.check_placeholder_hosts)
+    assert messages == ['repository is a placeholder: https://example.invalid/openkeel/manila (a working link or none)',
+                        'links a placeholder host: https://example.invalid/openkeel/manila/issues'], messages
+    write(os.path.join(mini.collection, 'galaxy.yml'), 'namespace: openkeel\nname: manila\nversion: 1.2.3\n')
+    mini.page('collections/openkeel/manila/share_module.html', '<a href="https://docs.ansible.com/">Ansible</a>')
+    assert mini.messages(sitecheck.check_placeholder_hosts) == []
+
+
+def test_short_names_of_roles_playbooks_and_modules(mini):
+    # many-shares.md before the fix: "The `share_provision` role ... The `report` playbook"
+    write(os.path.join(mini.collection, 'roles', 'share_provision', 'tasks', 'main.yml'), '- ansible.builtin.meta: noop\n')
+    write(os.path.join(mini.collection, 'playbooks', 'report.yml'), '- hosts: localhost\n')
+    mini.page('guides/a.html', '<p>The <code class="literal">share_provision</code> role runs one task; the '
+                               '<code class="literal">report</code> playbook lists them, like a '
+                               '<code class="literal">share</code> task per share.</p>'
+                               '<p>Each entry of <code class="literal">shares</code> takes '
+                               '<code class="literal">size</code>; the result has <code>share</code>.</p>')
+    messages = mini.messages(sitecheck.check_short_names)
+    assert messages == [
+        "names the module share without linking its page: write openkeel.manila.share ('share task')",
+        "names the playbook report without linking its page: write openkeel.manila.report ('report playbook')",
+        "names the role share_provision without linking its page: write openkeel.manila.share_provision "
+        "('share_provision role')"], messages
+    mini.page('guides/a.html', '<p>The role <a href="x.html"><code>openkeel.manila.share_provision</code></a> runs '
+                               'one task; <a href="r.html">the <code>report</code> playbook</a> lists them.</p>')
+    assert mini.messages(sitecheck.check_short_names) == []
+
+
+FACTS_YML = """
+    facts:
+      share_provision_mounts:
+        description: x
+        type: dict
+        keys: the share's name
+        contains:
+          id: {type: str, description: x}
+          access_rules:
+            type: list
+            elements: dict
+            description: x
+            contains:
+              access_to: {type: str, description: x}
+      share_provision_changed: {type: bool, description: x}
+    """
+
+
+def fact_table(name, rows):
+    return ('<table class="openkeel-fact-table docutils"><caption><span class="caption-text">%s</span></caption>'
+            '<thead><tr><th>field</th><th>type</th><th>description</th></tr></thead><tbody>%s</tbody></table>'
+            % (name, ''.join('<tr><td><p><code>%s</code></p></td><td><p>str</p></td><td><p>x</p></td></tr>' % r
+                             for r in rows)))
+
+
+def test_facts_published_and_documented_have_field_tables(mini):
+    c = mini.collection
+    write(os.path.join(c, 'roles', 'share_provision', 'tasks', 'main.yml'), """
+        - ansible.builtin.set_fact:
+            share_provision_mounts: {}
+            share_provision_changed: false
+        """)
+    write(os.path.join(c, 'playbooks', 'provision.yml'), """
+        - hosts: localhost
+          tasks:
+            - ansible.builtin.include_role:
+                name: openkeel.manila.share_provision
+            - ansible.builtin.set_stats:
+                data:
+                  share_provision_mounts: "{{ share_provision_mounts }}"
+                  provision_count: 3
+        """)
+    write(os.path.join(c, 'playbooks', 'provision.meta.yml'), """
+        short_description: x
+        description: x
+        argument_specs:
+          main:
+            short_description: x
+            set_stats:
+              share_provision_mounts: {type: dict, description: x}
+              provision_count: {type: int, description: x}
+        """)
+    mini.page('playbooks/provision.html', '<p>no table</p>')
+    mini.page('collections/openkeel/manila/share_provision_role.html', '<p>no table</p>')
+    # before the fix: no field table anywhere, the fields only in the role's code
+    messages = mini.messages(sitecheck.check_facts)
+    assert messages == [
+        "does not describe share_provision_mounts, which the role sets and playbooks/provision.yml publishes",
+        "share_provision_mounts is published with set_stats and has no field table: describe its fields "
+        "(contains, or from_role with the role's meta/facts.yml)"], messages
+    write(os.path.join(c, 'roles', 'share_provision', 'meta', 'facts.yml'), FACTS_YML)
+    write(os.path.join(c, 'playbooks', 'provision.meta.yml'), """
+        short_description: x
+        description: x
+        argument_specs:
+          main:
+            short_description: x
+            set_stats:
+              share_provision_mounts: {type: dict, description: x, from_role: openkeel.manila.share_provision}
+              provision_count: {type: int, description: x}
+        """)
+    messages = mini.messages(sitecheck.check_facts)
+    assert messages == ['has no field table for share_provision_mounts'] * 2, messages
+    mini.page('playbooks/provision.html', fact_table('share_provision_mounts', ['id', 'access_rules']))
+    mini.page('collections/openkeel/manila/share_provision_role.html',
+              fact_table('share_provision_mounts', ['id', 'access_rules', 'access_rules.access_to']))
+    assert mini.messages(sitecheck.check_facts) == [
+        'the field table of share_provision_mounts lacks access_rules.access_to']
+    mini.page('playbooks/provision.html',
+              fact_table('share_provision_mounts', ['id', 'access_rules', 'access_rules.access_to']))
+    assert mini.messages(sitecheck.check_facts) == []
+
+
+def test_fact_tables_generated(mini):
+    write(os.path.join(mini.collection, 'roles', 'share_provision', 'meta', 'facts.yml'), FACTS_YML)
+    text = sitegen.role_facts_section(mini.collection, 'openkeel.manila', 'share_provision')
+    assert text.startswith('Facts it sets\n^^^^^^^^^^^^^\n')
+    assert '.. list-table:: share_provision_mounts\n   :header-rows: 1\n   :class: openkeel-fact-table' in text
+    assert '* - :code:`access_rules.access_to`' in text
+    assert "Each value (one per the share's name) has these fields:" in text
+    assert '**share_provision_changed** (bool): x' in text
+
+
+def test_support_matrix_python_per_release_and_the_tested_manila(mini):
+    write(os.path.join(mini.collection, 'tests', 'matrix', 'releases.txt'),
+          'ansible-core python stages\n2.19.14 3.11 all\n2.20.10 3.12 sanity\n')
+    text = sitegen.support_matrix(sitegen.Facts(mini.collection))
+    assert 'ansible-core 2.20 and later need Python 3.12 or later.' in text
+    assert '* - 2.20\n     - 3.12 to 3.14\n     - 3.12' in text
+    assert 'Keystone 30.0.0 and Manila 23.0.1 (OpenStack 2026.2, API microversions up to 2.99)' in text
+    write(os.path.join(mini.collection, 'tests', 'matrix', 'releases.txt'),
+          'ansible-core python stages\n2.99.1 3.11 all\n')
+    with pytest.raises(ValueError, match='ANSIBLE_CORE_PYTHON'):
+        sitegen.support_matrix(sitegen.Facts(mini.collection))
+
+
+def test_every_tested_ansible_core_has_its_pythons():
+    facts = sitegen.Facts(REPO)
+    for row in facts.matrix:
+        low, high = sitegen.controller_pythons(row['ansible-core'], facts.min_python)
+        for python in row['python'].split(','):
+            assert sitecheck.version_tuple(low) <= sitecheck.version_tuple(python) <= sitecheck.version_tuple(high), \
+                'tests/matrix/releases.txt tests ansible-core %s on Python %s, outside %s to %s' % (
+                    row['ansible-core'], python, low, high)
+    assert sitegen.release_of_manila(facts.cloud_pins['manila']) == ('2026.2', '2.99')
 
 
 # ------------------------------------------------------------------ links

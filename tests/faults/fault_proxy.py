@@ -9,7 +9,8 @@ stops by itself, a cap on concurrent connections and on request bodies, and
 a timeout on every upstream request.
 
 Faults are rules matched against each request (upstream, method, path); a
-rule fires ``times`` times (None: always), then stands aside:
+rule lets the first ``after`` matching requests pass, fires ``times`` times
+(None: always), then stands aside:
 
 - ``status``:  answer ``status`` (with ``headers``) without forwarding;
 - ``status_after``: forward, let Manila act, then answer ``status`` instead;
@@ -27,6 +28,9 @@ rewritten to the proxy's own, so clients keep talking through it.  Every
 request is logged (``log``): upstream, method, path, the body's first key
 for actions, the fault applied, whether it was forwarded, and the statuses.
 ``tokens`` collects every Keystone token seen, for leak checks;
+``token_lifetime`` (seconds) rewrites the expiry of every token Keystone
+issues to that much from now, so that clients renew it during a run (Keystone
+itself keeps the token valid for as long as it is configured to);
 ``inject_access_key`` adds a cephx key to every access rule Manila returns.
 """
 
@@ -61,7 +65,7 @@ class Fault(object):
     ACTIONS = ('status', 'status_after', 'reset', 'lose', 'slow', 'hold')
 
     def __init__(self, action, upstream='manila', method=None, path=None, times=1,
-                 status=503, headers=None, delay=0.0, count=2, body_key=None):
+                 status=503, headers=None, delay=0.0, count=2, body_key=None, after=0):
         if action not in self.ACTIONS:
             raise ValueError('unknown fault action %r' % action)
         self.action = action
@@ -75,6 +79,8 @@ class Fault(object):
         self.count = count
         # Only requests whose JSON body has this first key (an action name).
         self.body_key = body_key
+        self.after = after
+        self.passed = 0
         self.fired = 0
         self.waiting = 0
         self.released = threading.Event()
@@ -89,6 +95,9 @@ class Fault(object):
         if self.path and not self.path.search(path):
             return False
         if self.body_key and body_key != self.body_key:
+            return False
+        if self.passed < self.after:
+            self.passed += 1
             return False
         return True
 
@@ -215,6 +224,8 @@ class _Handler(BaseHTTPRequestHandler):
         if subject:
             proxy.tokens.add(subject)
         answer = proxy.rewrite(answer)
+        if proxy.token_lifetime and server.name == 'keystone' and subject:
+            answer = proxy.shorten_token(answer)
         if proxy.inject_access_key and server.name == 'manila':
             answer = proxy.add_access_key(answer)
         return status, out, answer
@@ -256,6 +267,7 @@ class FaultProxy(object):
         self.log = []
         self.tokens = set()
         self.inject_access_key = inject_access_key
+        self.token_lifetime = None
         self.lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.listeners = dict((name, _Listener(self, name, url))
@@ -337,6 +349,19 @@ class FaultProxy(object):
             body = body.replace(listener.upstream_base.encode('ascii'),
                                 listener.base.encode('ascii'))
         return body
+
+    def shorten_token(self, body):
+        """A token answer whose ``expires_at`` is ``token_lifetime`` seconds from now."""
+        try:
+            data = json.loads(body.decode('utf-8'))
+        except (ValueError, UnicodeDecodeError):
+            return body
+        token = data.get('token') if isinstance(data, dict) else None
+        if not isinstance(token, dict) or 'expires_at' not in token:
+            return body
+        token['expires_at'] = time.strftime(
+            '%Y-%m-%dT%H:%M:%S.000000Z', time.gmtime(time.time() + self.token_lifetime))
+        return json.dumps(data).encode('utf-8')
 
     def add_access_key(self, body):
         """Give every access rule in a Manila answer a cephx key."""

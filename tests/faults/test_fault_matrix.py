@@ -443,3 +443,75 @@ def test_three_plays_race_for_one_name(request, coll_path, admin, prefix, proxy,
     # Each play then reports the same share; a fourth run changes nothing.
     again = harness.run_module(coll_path, 'share', share_args(prefix), clouds_yaml=proxied)
     assert not again.failed and again.result['changed'] is False, again
+
+
+# -- the fleet (shares) --------------------------------------------------------------
+# One shares task creating two shares with a rule each meets a fault on its first
+# run; the same task again converges without a change.
+
+# The fleet's listing (first lookup, then one per poll); not its recycle-bin listing
+# (?is_soft_deleted=true) nor the namesake check (?name=).
+FLEET_LISTING = r'^/v2/shares/detail\?limit='
+# A listing the client could not read: the read and its three retries.
+CLIENT_ATTEMPTS = 4
+UNKNOWN = 'state unknown'
+
+FLEET_CASES = [
+    case("the fleet's poll failure: one poll fails after the client's retries",
+         lambda: [Fault('status', method='GET', path=FLEET_LISTING, status=500,
+                        times=CLIENT_ATTEMPTS, after=1)]),
+    case("the fleet's poll failure: every poll fails, each share gets its result",
+         lambda: [Fault('status', method='GET', path=FLEET_LISTING, status=500,
+                        times=3 * CLIENT_ATTEMPTS, after=1)], expect=UNKNOWN),
+    case('the fleet: a Keystone 503 on its token request',
+         lambda: [Fault('status', upstream='keystone', method='POST', path=TOKENS)]),
+    # Tokens that seem to expire 2 s after they are issued (keystoneauth renews a
+    # token 120 s before it expires): the fleet renews its token during the run,
+    # and Keystone answers the first renewal with 503.
+    case('the fleet: a Keystone 503 mid-run, on the renewal of a short-lived token',
+         lambda: [Fault('status', upstream='keystone', method='POST', path=TOKENS, after=1)],
+         args={'token_lifetime': 122}),
+]
+
+
+def fleet_task(prefix):
+    return {'timeout': 150, 'shares': [
+        {'name': '%s-%d' % (prefix, n), 'size': 1, 'share_proto': 'NFS',
+         'access_rules': [{'access_type': 'ip', 'access_to': '10.63.%d.0/24' % n}]}
+        for n in (1, 2)]}
+
+
+@pytest.mark.parametrize('faults, expect, warning, args, forwarded', FLEET_CASES)
+def test_the_fleet_meets_a_fault(request, coll_path, admin, prefix, proxy, proxied,
+                                 faults, expect, warning, args, forwarded):
+    proxy.token_lifetime = args.get('token_lifetime')
+    proxy.add(*faults())
+    task = fleet_task(prefix)
+    first = harness.run_module(coll_path, 'shares', task, clouds_yaml=proxied)
+    creates = len(forwarded_creates(proxy))
+    tokens = proxy.requests(upstream='keystone', method='POST', path=TOKENS)
+    proxy.clear()
+    proxy.token_lifetime = None
+    second = harness.run_module(coll_path, 'shares', task, clouds_yaml=proxied)
+    harness.report(request.node.callspec.id, first, second)
+    assert all(fired for _action, fired in proxy.fired()), proxy.fired()
+    assert creates == 2, proxy.log
+    assert first.result['changed'] is True, first
+    results = first.result.get('shares') or []
+    assert [r['name'] for r in results] == [s['name'] for s in task['shares']], first
+    if expect == CONVERGES:
+        assert not first.failed, first
+        assert [r['rules'][0]['state'] for r in results] == ['active', 'active'], first
+        if args.get('token_lifetime'):
+            # renewed during the run: the first token, the renewal answered 503, its retry
+            assert len(tokens) >= 3 and [e['status'] for e in tokens[:2]] == [201, 503], tokens
+    else:
+        assert first.failed, first
+        assert all(r['failed'] and 'unknown: could not read its state' in r['msg']
+                   for r in results), first
+        assert 'HTTP 500' in results[0]['msg'], first
+    assert not second.failed, second
+    assert second.result['changed'] is (expect != CONVERGES), second
+    for entry in task['shares']:
+        assert len(admin.live_shares(entry['name'])) == 1
+    assert len(forwarded_creates(proxy)) == 2, proxy.log

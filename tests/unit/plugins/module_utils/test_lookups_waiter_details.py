@@ -151,6 +151,7 @@ def test_list_all_pages():
         expect('GET', '/v2/x?a=1&limit=2&offset=0', ok({'items': [1, 2]})),
         expect('GET', '/v2/x?a=1&limit=2&offset=2', ok({'items': [3, 4]})),
         expect('GET', '/v2/x?a=1&limit=2&offset=4', ok({'items': [5]})),
+        expect('GET', '/v2/x?a=1&limit=2&offset=5', ok({'items': []})),
         expect('GET', '/v2/x?limit=1000&offset=0', ok({})),
     ])
     assert lookups.list_all(client, 'x', 'items', {'a': 1}, page_size=2) == [1, 2, 3, 4, 5]
@@ -158,16 +159,134 @@ def test_list_all_pages():
     assert lookups.PAGE_SIZE == 1000
 
 
+def ids(*names):
+    return [{'id': n} for n in names]
+
+
+def test_a_page_shorter_than_asked_is_not_the_end():
+    # osapi_max_limit = 2: Manila answers every limit=1000 with 2 items and
+    # no next link; a page repeats an ID (a share created meanwhile shifted
+    # the offsets); the empty page ends it.
+    net = '/v2/share-networks/detail?all_tenants=1&limit=1000&offset=%d'
+    client, session = make_client([
+        expect('GET', net % 0, ok({'share_networks': ids('a', 'b')})),
+        expect('GET', net % 2, ok({'share_networks': ids('b', 'c')})),
+        expect('GET', net % 4, ok({'share_networks': ids('d')})),
+        expect('GET', net % 5, ok({'share_networks': []})),
+    ])
+    found = lookups.list_all(client, 'share-networks/detail', 'share_networks', {'all_tenants': 1})
+    assert [n['id'] for n in found] == ['a', 'b', 'c', 'd']
+    assert len(session.calls) == 5
+
+
+def test_a_page_with_nothing_new_ends_the_listing():
+    # A server (or proxy) that ignores offset answers the first page again.
+    client, session = make_client([
+        expect('GET', '/v2/x?limit=2&offset=0', ok({'items': ids('a', 'b')})),
+        expect('GET', '/v2/x?limit=2&offset=2', ok({'items': ids('a', 'b')})),
+    ])
+    assert lookups.list_all(client, 'x', 'items', page_size=2) == ids('a', 'b')
+    assert len(session.calls) == 3
+
+
+SHARES_COUNTED = '/v2/shares/detail?status=available&with_count=true&limit=1000&offset=%d'
+
+
+def test_a_counted_listing_that_fits_one_page_is_one_request():
+    client, session = make_client([
+        expect('GET', SHARES_COUNTED % 0, ok({'shares': ids('a', 'b'), 'count': 2})),
+        expect('GET', '/v2/snapshots/detail?with_count=true&limit=1000&offset=0',
+               ok({'snapshots': [], 'count': 0})),
+    ])
+    got = lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'})
+    assert got == ids('a', 'b')
+    assert lookups.list_all(client, 'snapshots/detail', 'snapshots') == []
+    assert len(session.calls) == 3
+
+
+def test_a_counted_listing_pages_past_capped_pages_until_the_count():
+    # osapi_max_limit = 2; a share created at the front after the first page
+    # shifts the rest by one: b comes again, and the count grows to 6.
+    client, session = make_client([
+        expect('GET', SHARES_COUNTED % 0, ok({'shares': ids('a', 'b'), 'count': 5})),
+        expect('GET', SHARES_COUNTED % 2, ok({'shares': ids('b', 'c'), 'count': 6})),
+        expect('GET', SHARES_COUNTED % 4, ok({'shares': ids('d', 'e'), 'count': 6})),
+    ])
+    got = lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'})
+    assert [s['id'] for s in got] == ['a', 'b', 'c', 'd', 'e']
+    assert len(session.calls) == 4
+    client, session = make_client([
+        expect('GET', SHARES_COUNTED % 0, ok({'shares': ids('a', 'b'), 'count': 3})),
+        expect('GET', SHARES_COUNTED % 2, ok({'shares': ids('c'), 'count': 3})),
+    ])
+    got = lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'})
+    assert [s['id'] for s in got] == ['a', 'b', 'c']
+
+
+def test_a_listing_without_its_count_pages_until_an_empty_page():
+    # Below 2.42 (2.79 for snapshots) Manila has no with_count: not asked for.
+    client, session = make_client([
+        expect('GET', '/v2/shares/detail?limit=1000&offset=0', ok({'shares': ids('a')})),
+        expect('GET', '/v2/shares/detail?limit=1000&offset=1', ok({'shares': []})),
+        expect('GET', '/v2/snapshots/detail?limit=1000&offset=0', ok({'snapshots': ids('s')})),
+        expect('GET', '/v2/snapshots/detail?limit=1000&offset=1', ok({})),
+    ], max_version='2.41')
+    assert lookups.list_all(client, 'shares/detail', 'shares') == ids('a')
+    assert lookups.list_all(client, 'snapshots/detail', 'snapshots') == ids('s')
+    assert len(session.calls) == 5
+    client, session = make_client([
+        expect('GET', '/v2/snapshots/detail?limit=1000&offset=0', ok({'snapshots': ids('s')})),
+        expect('GET', '/v2/snapshots/detail?limit=1000&offset=1', ok({'snapshots': []})),
+        # a server that says nothing of the count: the empty page ends it
+        expect('GET', '/v2/shares/detail?with_count=true&limit=1000&offset=0', ok({'shares': ids('a')})),
+        expect('GET', '/v2/shares/detail?with_count=true&limit=1000&offset=1', ok({'shares': []})),
+    ], max_version='2.78')
+    assert lookups.list_all(client, 'snapshots/detail', 'snapshots') == ids('s')
+    assert lookups.list_all(client, 'shares/detail', 'shares') == ids('a')
+    assert len(session.calls) == 5
+
+
+def test_the_next_page_is_asked_for_only_when_wanted():
+    client, session = make_client([
+        expect('GET', '/v2/x?limit=2&offset=0', ok({'items': ids('a', 'b')})),
+    ])
+    listing = lookups.pages(client, 'x', 'items', page_size=2)
+    assert [next(listing), next(listing)] == ids('a', 'b')
+    assert len(session.calls) == 2
+
+
 MSG = '/v2/messages?resource_id=r&sort_key=created_at&sort_dir=desc'
 
 
 def test_list_messages_one_request_when_it_can():
     client, _session = make_client([
-        expect('GET', MSG + '&limit=3', ok({'messages': [1, 2, 3]})),
-        expect('GET', MSG + '&limit=1000', ok({'messages': [1]})),
+        expect('GET', MSG + '&limit=3&offset=0', ok({'messages': [1, 2, 3]})),
+        expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': [1]})),
+        expect('GET', MSG + '&limit=1000&offset=1', ok({'messages': []})),
     ])
     assert lookups.list_messages(client, {'resource_id': 'r'}, limit=3) == [1, 2, 3]
     assert lookups.list_messages(client, {'resource_id': 'r'}, limit=1000) == [1]
+    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=0) == []
+
+
+def test_list_messages_with_a_limit_above_the_cap_pages():
+    # osapi_max_limit = 2, limit 5: pages of 2 until the limit is reached
+    client, session = make_client([
+        expect('GET', MSG + '&limit=5&offset=0', ok({'messages': ids('a', 'b')})),
+        expect('GET', MSG + '&limit=5&offset=2', ok({'messages': ids('c', 'd')})),
+        expect('GET', MSG + '&limit=5&offset=4', ok({'messages': ids('e', 'f')})),
+    ])
+    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=5) == ids('a', 'b', 'c', 'd', 'e')
+    assert len(session.calls) == 4
+
+
+def test_user_messages_is_one_request():
+    client, session = make_client([
+        expect('GET', MSG + '&limit=3', ok({'messages': [{'user_message': 'x'}, {'user_message': 'x'},
+                                                         {'user_message': 'y'}]})),
+    ])
+    assert lookups.user_messages(client, 'r') == 'Manila says: x | y'
+    assert len(session.calls) == 2
 
 
 def test_list_messages_pages_keep_past_and_limit():
@@ -175,6 +294,7 @@ def test_list_messages_pages_keep_past_and_limit():
     client, _session = make_client([
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
         expect('GET', MSG + '&limit=1000&offset=1000', ok({'messages': [{'i': 1000}, {'i': 1001}]})),
+        expect('GET', MSG + '&limit=1000&offset=1002', ok({'messages': []})),
     ])
     got = lookups.list_messages(client, {'resource_id': 'r'}, keep=lambda m: m['i'] % 500 == 0)
     assert got == [{'i': 0}, {'i': 500}, {'i': 1000}]
@@ -525,7 +645,7 @@ def test_list_messages_pages_on_past_the_second_page_and_answers_without_message
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
         expect('GET', MSG + '&limit=1000&offset=1000', ok({'messages': page})),
         expect('GET', MSG + '&limit=1000&offset=2000', ok({})),
-        expect('GET', MSG + '&limit=5', ok({})),
+        expect('GET', MSG + '&limit=5&offset=0', ok({})),
     ])
     assert len(lookups.list_messages(client, {'resource_id': 'r'}, keep=lambda m: True)) == 2000
     assert lookups.list_messages(client, {'resource_id': 'r'}, limit=5) == []
@@ -599,3 +719,42 @@ def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
     assert lookups.same_value(shown, wanted) is same
     assert lookups.shows({'field': shown}, {'field': wanted}) is same
     assert lookups.shows({}, {'field': wanted}) is False
+
+
+def test_run_steps_polls_again_after_a_failed_poll_and_gives_up_after_three():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    answers = [ManilaError('down'), {'a': 'ready'}]
+
+    def fetch(items):
+        answer = answers.pop(0) if answers else ManilaError('still down')
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: r == 'ready' or None)], fetch,
+              key=lambda i: i.name, timeout=60)
+    assert item.ok and clock.sleeps == [0.5, 0.75]
+    # every poll fails: the waiting items fail after the third, with the default words;
+    # one that began its wait after them counts its own polls
+    first, later = Item('a'), Item('b')
+    steps = [Step(run=lambda i: None), Step(check=lambda i, r: r == 'ready' or None)]
+    run_steps(client, [first], steps, fetch, key=lambda i: i.name, timeout=60)
+    assert first.error == ('unknown: could not read its state (3 polls in a row failed): '
+                           'still down')
+    words = []
+    run_steps(client, [later], steps, fetch, key=lambda i: i.name, timeout=60,
+              poll_failed=lambda i, exc, n: words.append((i.name, str(exc), n)) or 'gone dark')
+    assert later.error == 'gone dark' and words == [('b', 'still down', 3)]
+
+
+def test_run_steps_fails_a_waiting_item_at_its_deadline_when_polls_fail():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+
+    def fetch(items):
+        raise ManilaError('down')
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: None)], fetch, key=lambda i: i.name,
+              timeout=0.5)
+    assert item.error == 'unknown: could not read its state (1 poll in a row failed): down'

@@ -162,7 +162,7 @@ def test_predicted_after_keeps_the_services_not_dropped():
 # -- Usage: what uses a network ---------------------------------------------------------------
 
 SERVERS = '/v2/share-servers?share_network_id=nid'
-SHARES = '/v2/shares/detail?share_network_id=nid&all_tenants=1&limit=1000&offset=0'
+SHARES = '/v2/shares/detail?share_network_id=nid&all_tenants=1&with_count=true&limit=1000&offset=0'
 
 
 def ok(body):
@@ -183,7 +183,7 @@ def test_usage_reads_the_servers_once():
 def test_a_member_sees_the_shares_instead_of_the_servers(shares, has):
     client, session = make_client([
         expect('GET', SERVERS, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'policy'}})),
-        expect('GET', SHARES, ok({'shares': shares})),
+        expect('GET', SHARES, ok({'shares': shares, 'count': len(shares)})),
     ])
     usage = sn.Usage(client, 'nid')
     assert usage.servers is None and usage.has_servers() is has

@@ -188,10 +188,10 @@ def test_no_default_share_type_is_none_not_an_error():
 
 def test_listing_pages_with_limit_and_offset():
     client, session = make_client([
-        ('GET', '/v2/shares/detail?status=available&limit=2&offset=0',
-         RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}]})),
-        ('GET', '/v2/shares/detail?status=available&limit=2&offset=2',
-         RecordedResponse(200, {'shares': [{'id': 3}]})),
+        ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=0',
+         RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}], 'count': 3})),
+        ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=2',
+         RecordedResponse(200, {'shares': [{'id': 3}], 'count': 3})),
     ])
     assert [s['id'] for s in lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'},
                                               page_size=2)] == [1, 2, 3]

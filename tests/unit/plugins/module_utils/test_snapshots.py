@@ -252,8 +252,8 @@ def test_export_locations_are_not_asked_for_below_2_32():
 
 def test_a_shares_snapshots_are_listed_in_every_visible_project():
     client, session = make_client([
-        ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID,
-         RecordedResponse(200, {'snapshots': [OLD]})),
+        ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID,
+         RecordedResponse(200, {'snapshots': [OLD], 'count': 1})),
     ])
     assert SnapshotAPI(client).list_for_share(SHARE_ID) == [OLD]
 
@@ -294,6 +294,8 @@ def test_messages_filtered_here_page_newest_first_and_stop_once_past():
     client, session = make_client([
         ('GET', '/v2/messages?resource_id=r&sort_key=created_at&sort_dir=desc&limit=1000&offset=0',
          RecordedResponse(200, {'messages': page})),
+        ('GET', '/v2/messages?resource_id=r&sort_key=created_at&sort_dir=desc&limit=1000&offset=3',
+         RecordedResponse(200, {'messages': []})),
     ], max_version='2.45')
     start = NOW - datetime.timedelta(hours=2)
     end = NOW - datetime.timedelta(hours=1)

@@ -11,6 +11,10 @@ __metaclass__ = type
 
 import pytest
 
+from keystoneauth1 import access as ksa_access
+from keystoneauth1 import exceptions as ksa_exc
+from keystoneauth1.identity import base as ksa_identity
+
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Exit,
     Fail,
@@ -18,12 +22,16 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
+from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    FakeClock,
     RecordedResponse,
+    RecordedSession,
     make_client,
+    versions_exchange,
 )
 
-LISTING = '/v2/shares/detail?limit=1000&offset=0'
+LISTING = '/v2/shares/detail?with_count=true&limit=1000&offset=0'
 MARKER = {'key': 'owner', 'value': 'repo'}
 
 
@@ -47,7 +55,7 @@ def rule(n, target, level='rw', state='active'):
 
 
 def listing(*shares):
-    return ('GET', LISTING, RecordedResponse(200, {'shares': list(shares)}))
+    return ('GET', LISTING, RecordedResponse(200, {'shares': list(shares), 'count': len(shares)}))
 
 
 def rules_of(n, *rules):
@@ -108,8 +116,8 @@ def test_check_mode_plans_create_update_rules_and_purge_without_writing(monkeypa
         'purge_rules': True}, [
         listing(share(1, metadata={}), unmarked, leftover),
         rules_of(1, rule(1, '10.0.1.0/24', level='ro'), rule(1, '10.9.9.9')), exports_of(1),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
     ], check_mode=True)
     result = outcome.result
@@ -129,8 +137,8 @@ def test_a_refused_create_fails_that_share_only_and_names_it(monkeypatch):
     created = share(2, status='creating', access_rules_status='active')
     outcome, session = run(monkeypatch, {'shares': [entry(1), entry(2)], 'timeout': 60}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
         ('POST', '/v2/shares', RecordedResponse(413, {'overLimit': {
             'code': 413, 'message': 'ShareLimitExceeded: Maximum number of shares allowed (1) exceeded'}})),
@@ -164,8 +172,8 @@ def test_a_share_going_to_error_is_named_with_manilas_reason(monkeypatch):
     created = share(1, status='creating')
     outcome, session = run(monkeypatch, {'shares': [entry(1, share_type='nowhere')]}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
         listing(dict(created, status='error')),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % uuid(1),
@@ -254,8 +262,8 @@ def test_a_create_that_lost_the_race_for_its_name_removes_its_share_and_converge
     mine = share(2, status='creating', created_at='2026-01-01T10:00:00.300000')
     outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
         listing(),
-        ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+         RecordedResponse(200, {'shares': [], 'count': 0})),
         ('POST', '/v2/shares', RecordedResponse(200, {'share': mine})),
         listing(older, dict(mine, status='available')),
         # settle_namesakes: the other task's share is older, this one goes
@@ -297,3 +305,214 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
     assert [r['id'] for r in rules] == [older['id']]
     assert 'access_key' not in rules[0]
     assert 'Another task allowed access rule ip:10.0.1.0/24' in result['warnings'][0]
+
+
+# -- a poll that fails (issue 21, item 15) --------------------------------------------------
+
+BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
+          RecordedResponse(200, {'shares': []}))
+
+
+def failed_poll():
+    """One poll whose listing fails: the client's read and its three retries, all 500."""
+    return [('GET', LISTING, RecordedResponse(500, {'computeFault': {
+        'code': 500, 'message': 'listing broke'}}))] * 4
+
+
+def test_a_poll_that_fails_after_the_clients_retries_is_polled_again(monkeypatch):
+    created = share(2, status='creating')
+    outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
+        listing(),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+    ] + failed_poll() + [
+        listing(dict(created, status='available')),
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+            dict(created, status='available')]})),
+        exports_of(2),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['shares'][0]['share']['status'] == 'available'
+    assert result['manila_requests'] == len(session.calls)
+
+
+def test_polls_that_keep_failing_leave_every_share_a_result_and_changed(monkeypatch):
+    created = share(2, status='creating')
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1), entry(2, access_rules=None, share_type='default')]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+    ] + failed_poll() * 3)
+    result = outcome.result
+    assert isinstance(outcome, Fail)
+    assert result['changed'] is True
+    unchanged, made = result['shares']
+    assert unchanged['failed'] is False and unchanged['changed'] is False
+    assert unchanged['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
+    assert made['failed'] is True and made['changed'] is True and made['id'] == uuid(2)
+    assert made['msg'].startswith('Share data2 (%s): unknown: could not read its state (3 '
+                                  'listings of the shares in a row failed): ' % uuid(2))
+    assert 'listing broke' in made['msg'] and 'Run the task again' in made['msg']
+    assert result['msg'].startswith('1 of 2 shares did not converge: shares[1] (data2): ')
+    assert [c.method for c in session.writes()] == ['POST']
+
+
+# -- Keystone: retries and token renewal like every other module (issue 21, item 16) -------
+
+class ClockedToken(ksa_access.AccessInfoV3):
+    """A token whose expiry is read on the test's clock."""
+
+    def __init__(self, token, expires, clock):
+        super(ClockedToken, self).__init__({'token': {'methods': ['password']}}, auth_token=token)
+        self.expires_on_clock, self.clock = expires, clock
+
+    def will_expire_soon(self, stale_duration=0):
+        return self.clock.now + stale_duration >= self.expires_on_clock
+
+
+class ScriptedKeystone(ksa_identity.BaseIdentityPlugin):
+    """keystoneauth's identity plugin (its renewal of a token about to expire,
+    under its lock) with Keystone's answers scripted: None issues a token
+    living ``lifetime`` seconds of the test's clock, an exception is raised."""
+
+    def __init__(self, clock, answers, lifetime):
+        super(ScriptedKeystone, self).__init__(auth_url='http://127.0.0.1:5000/v3')
+        self.clock, self.answers, self.lifetime = clock, list(answers), lifetime
+        self.requests = 0
+
+    def get_auth_ref(self, session, **kwargs):
+        self.requests += 1
+        answer = self.answers.pop(0) if self.answers else None
+        if answer is not None:
+            raise answer
+        return ClockedToken('token-%d' % self.requests, self.clock.now + self.lifetime, self.clock)
+
+
+class KeystoneSession(RecordedSession):
+    """As keystoneauth's Session.request: an authenticated request first asks
+    the auth plugin for its headers (fetching or renewing the token), and
+    what Keystone answers there is raised as it is."""
+
+    def __init__(self, exchanges, auth):
+        super(KeystoneSession, self).__init__(exchanges)
+        self.auth = auth
+
+    def get_auth_headers(self, auth=None):
+        return (auth or self.auth).get_headers(self)
+
+    def request(self, url, method, raise_exc=True, authenticated=True, headers=None, **kwargs):
+        if authenticated:
+            headers = dict(headers or {}, **self.get_auth_headers())
+        return super(KeystoneSession, self).request(url, method, raise_exc=raise_exc,
+                                                    authenticated=authenticated,
+                                                    headers=headers, **kwargs)
+
+
+def run_with_keystone(monkeypatch, args, exchanges, keystone_answers, lifetime=3600):
+    clock = FakeClock()
+    keystone = ScriptedKeystone(clock, keystone_answers, lifetime)
+    session = KeystoneSession([versions_exchange('2.99')] + list(exchanges), keystone)
+    client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
+    client.negotiate()
+    session.negotiated = str(client.version)
+    monkeypatch.setattr(fleet_module.SharesModule, '_connect', lambda self: client)
+    with patch_module_args(dict(args, concurrency=1)):
+        with pytest.raises(Exit) as outcome:
+            fleet_module.main()
+    return outcome.value, session, keystone, clock
+
+
+def token_of(call):
+    return call.headers.get('X-Auth-Token')
+
+
+def test_a_keystone_503_on_the_token_request_is_retried_as_in_every_module(monkeypatch):
+    outcome, session, keystone, clock = run_with_keystone(monkeypatch, {
+        'shares': [entry(1)]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+    ], [ksa_exc.ServiceUnavailable()])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is False and result['manila_requests'] == 4
+    assert keystone.requests == 2 and clock.sleeps == [0.5]
+    assert set(token_of(c) for c in session.calls[1:]) == {'token-2'}
+
+
+def test_a_token_that_expires_mid_run_is_renewed_and_a_keystone_503_then_retried(monkeypatch):
+    """The token lives 121 s: keystoneauth renews it 120 s before it expires, so
+    from the second poll on (1.25 s) it is renewed; Keystone answers that renewal
+    with 503 once, and the client asks again (as it does for every module)."""
+    created = share(2, status='creating')
+    available = dict(created, status='available')
+    outcome, session, keystone, clock = run_with_keystone(monkeypatch, {
+        'shares': [entry(2, share_type='default')]}, [
+        listing(),
+        BINNED,
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        listing(created),                       # 0.5 s: token-1 still good
+        listing(available),                     # 1.25 s: renewed (503, then token-3)
+        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [available]})),
+        ('POST', '/v2/shares/%s/action' % uuid(2), RecordedResponse(200, {
+            'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
+        listing(dict(available, access_rules_status='syncing')),
+        listing(available),
+        rules_of(2, rule(2, '10.0.2.0/24')),
+        exports_of(2),
+    ], [None, ksa_exc.ServiceUnavailable()], lifetime=121)
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['shares'][0]['rules'][0]['state'] == 'active'
+    assert keystone.requests >= 3
+    tokens = [token_of(c) for c in session.calls[1:]]
+    assert tokens[:4] == ['token-1'] * 4 and tokens[4] == 'token-3'
+    assert 0.5 in clock.sleeps
+    assert result['manila_requests'] == len(session.calls)
+
+
+# -- a share another task's marker claims (issue 21, item 6) --------------------------------
+
+def test_a_share_claimed_by_another_marker_value_is_skipped_and_never_written(monkeypatch):
+    theirs = share(1, size=1, metadata={'owner': 'other-repo'})
+    gone_theirs = share(3, name='old', metadata={'owner': 'other-repo'})
+    for check_mode in (False, True):
+        outcome, session = run(monkeypatch, {
+            'shares': [entry(1, size=2, access_rules=[]), entry(2, state='absent', name='data3')],
+            'marker': MARKER, 'purge': True, 'purge_rules': True}, [
+            listing(theirs, share(3, name='data3', metadata={'owner': 'other-repo'}), gone_theirs),
+            rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        ], check_mode=check_mode)
+        result = outcome.result
+        assert not isinstance(outcome, Fail), result
+        assert session.writes() == []
+        assert result['changed'] is False and result['purged'] == []
+        kept, not_deleted = result['shares']
+        for skipped in (kept, not_deleted):
+            assert skipped['skipped'] is True and skipped['changed'] is False
+            assert skipped['failed'] is False and skipped['changes'] == []
+            assert 'carries the marker owner=other-repo of another task' in skipped['msg']
+            assert 'owner=repo' in skipped['msg'] and 'left untouched' in skipped['msg']
+        assert kept['id'] == uuid(1) and kept['share']['size'] == 1
+        assert [r['access_to'] for r in kept['rules']] == ['10.0.1.0/24']
+        assert not_deleted['id'] == uuid(3)
+        assert len([w for w in result['warnings'] if 'of another task' in w]) == 2
+        assert result['warnings'][0].startswith('shares[0] (data1): Share data1 (%s)' % uuid(1))
+
+
+def test_a_share_without_the_key_is_adopted_and_one_with_this_value_converged(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, access_rules=None),
+                                                    entry(2, access_rules=None)],
+                                         'marker': MARKER}, [
+        listing(share(1, metadata={'team': 'x'}), share(2)),
+        rules_of(1), exports_of(1), rules_of(2), exports_of(2),
+        ('POST', '/v2/shares/%s/metadata' % uuid(1), RecordedResponse(200, {'metadata': {
+            'team': 'x', 'owner': 'repo'}})),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [r['skipped'] for r in result['shares']] == [False, False]
+    assert [r['changed'] for r in result['shares']] == [True, False]
+    assert session.bodies('POST') == [{'metadata': {'owner': 'repo'}}]

@@ -156,13 +156,13 @@ def test_a_backend_that_cannot_take_the_service_fails_the_task_before_the_change
 
 def test_a_member_sees_shares_where_admins_see_servers(monkeypatch):
     shares = ok({'shares': [{'id': '55555555-0000-0000-0000-000000000001', 'name': 'data',
-                             'availability_zone': 'nova'}]})
+                             'availability_zone': 'nova'}], 'count': 1})
     outcome, session = run(monkeypatch, 'share_network', {
         'name': 'net', 'neutron_net_id': NET, 'neutron_subnet_id': SUBNET},
         network_reads([]) + [
             ('GET', '/v2/share-servers?share_network_id=' + NET, ok({'forbidden': {
                 'code': 403, 'message': 'Policy does not allow'}}, 403)),
-            ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&limit=1000&offset=0'
+            ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0'
              % NET, shares),
     ])
     assert isinstance(outcome, Fail)
@@ -178,8 +178,8 @@ def test_manilas_in_use_refusal_is_explained(monkeypatch):
         network_reads([LDAP]) + [
             ('GET', '/v2/share-servers?share_network_id=' + NET, ok({'forbidden': {
                 'code': 403, 'message': 'Policy does not allow'}}, 403)),
-            ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&limit=1000&offset=0'
-             % NET, ok({'shares': []})),
+            ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0'
+             % NET, ok({'shares': [], 'count': 0})),
             ('POST', '/v2/share-networks/%s/action' % NET, ok({'forbidden': {
                 'code': 403, 'message': 'Cannot remove security services. Share network is '
                                         'used.'}}, 403)),

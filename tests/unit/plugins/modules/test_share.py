@@ -29,7 +29,7 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'share_proto': 'NFS', 'statu
          'is_public': False, 'metadata': {}, 'description': None}
 DHSS_TYPE = {'id': 'aaaaaaaa-0000-0000-0000-000000000000', 'name': 'dhss'}
 # A share's snapshots, listed before it is deleted (none here).
-NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID
+NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
@@ -106,7 +106,7 @@ NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'Sha
 def test_name_holding_a_share_id_deletes_that_share(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'state': 'absent'}, [
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': []})),
+        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
         ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
     ])
@@ -154,7 +154,7 @@ def test_a_share_named_like_a_uuid_is_still_found_by_its_name(monkeypatch):
     outcome, session = run(monkeypatch, {'name': NET_ID, 'state': 'absent'}, [
         ('GET', '/v2/shares/' + NET_ID, NOT_FOUND),
         ('GET', '/v2/shares/detail?name=' + NET_ID, RecordedResponse(200, {'shares': [named]})),
-        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': []})),
+        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
         ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
     ])

@@ -35,7 +35,13 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'status': 'available', 'shar
 SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
         'created_at': '2026-12-01T10:00:00.000000', 'description': None}
 GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
-LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=0' % SHARE_ID
+LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID
+UNCOUNTED_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=%%d' % SHARE_ID
+
+
+def snaps(*snapshots):
+    """The share's snapshots, counted (2.79+): one request."""
+    return ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': list(snapshots), 'count': len(snapshots)}))
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
@@ -71,7 +77,9 @@ def test_revert_below_2_73_cannot_be_recorded_and_is_refused_before_any_write(mo
 
 def test_always_revert_below_2_73_reverts_without_a_marker(monkeypatch):
     exchanges = by_name() + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        # below 2.79 no count: the listing ends with an empty page
+        ('GET', UNCOUNTED_SNAPS % 0, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', UNCOUNTED_SNAPS % 1, RecordedResponse(200, {'snapshots': []})),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
@@ -88,7 +96,7 @@ def test_always_revert_below_2_73_reverts_without_a_marker(monkeypatch):
 def test_revert_check_mode_reads_only(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted'},
-        by_name() + [('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]}))],
+        by_name() + [snaps(SNAP)],
         check_mode=True)
     assert outcome.result['changed'] is True
     assert session.writes() == []
@@ -96,7 +104,7 @@ def test_revert_check_mode_reads_only(monkeypatch):
 
 def test_revert_records_the_marker_once_share_and_snapshot_are_back(monkeypatch):
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        snaps(SNAP),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
         ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='restoring')})),
@@ -213,7 +221,7 @@ def share_absent_args(**extra):
 def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        snaps(SNAP),
     ])
     assert isinstance(outcome, Fail)
     assert SNAP_ID in outcome.result['msg'] and 'tuesday' in outcome.result['msg']
@@ -224,7 +232,7 @@ def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
 def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        snaps(SNAP),
         ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
         ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
         ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
@@ -236,10 +244,28 @@ def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
         {'id': SNAP_ID, 'name': 'tuesday', 'status': 'available', 'created_at': SNAP['created_at']}]
 
 
+def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch):
+    # osapi_max_limit = 2: the first page of the share's 3 snapshots holds 2.
+    three = [dict(SNAP, id='aaaaaaaa-0000-0000-0000-00000000000%d' % n, name='s%d' % n,
+                  created_at='2026-12-01T1%d:00:00.000000' % n) for n in (3, 2, 1)]
+    counted = LIST_SNAPS.replace('offset=0', 'offset=%d')
+    outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', counted % 0, RecordedResponse(200, {'snapshots': three[:2], 'count': 3})),
+        ('GET', counted % 2, RecordedResponse(200, {'snapshots': three[2:], 'count': 3})),
+    ] + [('DELETE', '/v2/snapshots/' + s['id'], RecordedResponse(202)) for s in three]
+      + [('GET', '/v2/snapshots/' + s['id'], GONE) for s in three] + [
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [s['name'] for s in outcome.result['deleted_snapshots']] == ['s3', 's2', 's1']
+
+
 def test_delete_snapshots_in_check_mode_names_them_and_writes_nothing(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP]})),
+        snaps(SNAP),
     ], check_mode=True)
     assert outcome.result['changed'] is True
     assert [s['id'] for s in outcome.result['deleted_snapshots']] == [SNAP_ID]
@@ -265,8 +291,12 @@ def test_time_filters_go_to_manila_from_2_52(monkeypatch):
         'limit': 5}, [
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
         ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
-                '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5'
-         % SHARE_ID, RecordedResponse(200, {'messages': [MESSAGE]})),
+                '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5&offset=%d'
+         % (SHARE_ID, 0), RecordedResponse(200, {'messages': [MESSAGE]})),
+        # fewer than asked for may be Manila's cap (osapi_max_limit): the next page says
+        ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
+                '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5&offset=%d'
+         % (SHARE_ID, 1), RecordedResponse(200, {'messages': []})),
     ])
     assert outcome.result['messages'] == [MESSAGE]
 
