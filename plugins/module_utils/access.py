@@ -37,7 +37,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.microversions impo
     feature_min_version,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    as_metadata_value,
+    metadata_items,
     oldest,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -48,8 +48,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_RULES_STATUS_ACTIVE,
     ACCESS_RULES_STATUS_ERROR,
     SHARE_BUSY_STATES,
-    SHARE_ERROR_STATES,
     SHARE_MIGRATING_STATES,
+    SHARE_RULES_NEED_2_74_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     explain_safely,
@@ -65,7 +65,6 @@ DEFAULT_LEVEL = 'rw'
 USER_FORBIDDEN_CHARS = frozenset('"/\\[]:;|=,+*?<>')
 USER_MIN_LENGTH, USER_MAX_LENGTH = 4, 255
 CERT_MAX_LENGTH = 64
-METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
 
 # The fields of a rule shown in diffs.
 DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
@@ -181,20 +180,6 @@ def validate_target(access_type, access_to, version=None):
         _check_cephx(access_to, version)
 
 
-def _check_metadata(where, metadata):
-    for key, value in metadata.items():
-        if not key:
-            raise InvalidInput('%s: a metadata key is empty.' % where)
-        if len(key) > METADATA_KEY_MAX:
-            raise InvalidInput('%s: metadata key %r is longer than %d characters.'
-                               % (where, key, METADATA_KEY_MAX))
-        if not value:
-            raise InvalidInput('%s: metadata key %r has an empty value.' % (where, key))
-        if len(value) > METADATA_VALUE_MAX:
-            raise InvalidInput('%s: the value of metadata key %r is longer than %d '
-                               'characters.' % (where, key, METADATA_VALUE_MAX))
-
-
 def normalize_rule(rule, version=None):
     """A rule from the task, validated, with defaults and string metadata."""
     access_type = (rule.get('access_type') or '').strip().lower()
@@ -210,8 +195,7 @@ def normalize_rule(rule, version=None):
     where = '%s rule %r' % (access_type, access_to)
     metadata = rule.get('metadata')
     if metadata is not None:
-        metadata = dict((str(k), as_metadata_value(v)) for k, v in metadata.items())
-        _check_metadata(where, metadata)
+        metadata = metadata_items(metadata, '%s: metadata' % where)
     lock_deletion = bool(rule.get('lock_deletion'))
     lock_visibility = bool(rule.get('lock_visibility'))
     lock_reason = rule.get('lock_reason')
@@ -755,7 +739,8 @@ def share_needs_wait_for_rules(client, share, wait):
 
     Raises CannotConverge when Manila would refuse rule changes and no wait
     can mend that (recycle bin, migration, busy with ``wait`` false), and
-    UnsupportedFeature for a share in error below 2.74.
+    UnsupportedFeature for a share in status ``error`` below 2.74 (Manila
+    refuses no other error status there).
     """
     label = 'Share %s (%s)' % (share.get('name'), share['id'])
     status = share.get('status')
@@ -766,7 +751,7 @@ def share_needs_wait_for_rules(client, share, wait):
         raise CannotConverge('%s is %s (task state %s): Manila refuses access rule '
                              'changes until the migration is completed or cancelled.'
                              % (label, status, share.get('task_state')))
-    if status in SHARE_ERROR_STATES:
+    if status in SHARE_RULES_NEED_2_74_STATES:
         client.require('access_rules_on_error_share',
                        '%s is in status %s: changing its access rules' % (label, status))
     if status not in SHARE_BUSY_STATES:

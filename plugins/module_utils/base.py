@@ -9,7 +9,8 @@ A module sets ``argument_spec`` (and ``module_kwargs``) and implements
 connection options (connection.py), connects on first use of
 ``self.client``, produces the result (diff in diff mode, warnings, the
 negotiated microversion) and is the one place where errors become a failure:
-input errors, Manila's refusals, failed waits.
+input errors, Manila's refusals, failed waits.  A failure after Manila
+accepted writes of the task reports ``changed: true`` and those writes.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -25,6 +26,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
 )
+
+# How many accepted writes a failure message names (the result lists them all).
+MAX_WRITES_SHOWN = 5
 
 
 def wait_argument_spec(default_timeout):
@@ -99,9 +103,26 @@ class ManilaModule(object):
             result.setdefault('api_version', str(self._client.version))
         self.ansible.exit_json(**result)
 
+    def accepted_writes(self):
+        """The writes Manila accepted in this task (client.accepted), in order."""
+        return list(self._client.accepted) if self._client is not None else []
+
     def fail(self, msg, **extra):
+        """Fail the task.  When Manila had already accepted writes of this task,
+        the failure says so: ``changed`` is true (the cloud moved) and
+        ``accepted_writes`` lists them, so that a pipeline knows."""
         if self.all_warnings():
             extra['warnings'] = self.all_warnings()
+        accepted = self.accepted_writes()
+        if accepted:
+            extra['changed'] = True
+            extra['accepted_writes'] = accepted
+            shown = '; '.join(accepted[:MAX_WRITES_SHOWN])
+            if len(accepted) > MAX_WRITES_SHOWN:
+                shown += '; and %d more (see accepted_writes)' % (len(accepted) - MAX_WRITES_SHOWN)
+            msg = '%s Manila had already accepted %s of this task, so the cloud was ' \
+                  'changed: %s.' % (msg, '1 write' if len(accepted) == 1 else
+                                    '%d writes' % len(accepted), shown)
         self.ansible.fail_json(msg=msg, **extra)
 
     def __call__(self):

@@ -16,7 +16,11 @@ themselves; connection.py builds the client.
 Writes are never retried blindly.  A write that was sent and got no answer
 raises AnswerLost; ``write_once`` is how the API classes recover from that
 (and from a 5xx): they say how to see whether the write took effect, and it
-looks before anything is sent again.
+looks before anything is sent again (after a 5xx it sends the write once
+more when Manila shows it was not applied).
+
+Every write Manila accepted is recorded in ``accepted``, so that a task that
+fails later still reports that it changed the cloud (the module base).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -257,6 +261,9 @@ class ManilaClient(object):
         # from several threads, hence the lock.
         self.sent = 0
         self._sent_lock = threading.Lock()
+        # The writes Manila accepted in this task ("POST shares/ID/action
+        # (extend)"), in order: a task that fails afterwards reports them.
+        self.accepted = []
 
     def warn(self, message):
         if message not in self.warnings:
@@ -347,12 +354,21 @@ class ManilaClient(object):
         response = self._send(method, url, **kwargs)
         if response.status_code not in ok:
             raise error_from_response(response, method, url)
+        if method not in SAFE_METHODS and not read_only:
+            self.record_write(method, path, body)
         if response.status_code == 204 or not getattr(response, 'content', b'x'):
             return {}
         try:
             return response.json()
         except ValueError:
             return {}
+
+    def record_write(self, method, path, body=None):
+        """Remember a write Manila accepted."""
+        words = '%s %s' % (method, path.lstrip('/'))
+        if path.rstrip('/').endswith('/action') and isinstance(body, dict) and body:
+            words += ' (%s)' % ', '.join(sorted(body))
+        self.accepted.append(words)
 
     def get(self, path, query=None, feature=None):
         return self.request('GET', path, query=query, feature=feature)
@@ -497,6 +513,7 @@ class ManilaClient(object):
             first = refused
         found = self._observe(observe, what, 'was answered with HTTP %s' % first.status)
         if found is not None:
+            self.accepted.append(what)
             self.warn('%s was answered with HTTP %s, but Manila shows that it took '
                       'effect; the task went on from there.' % (_capital(what), first.status))
             return found
@@ -510,6 +527,7 @@ class ManilaClient(object):
                 raise
             found = self._observe(observe, what, 'was answered with HTTP %s twice' % again.status)
             if found is not None:
+                self.accepted.append(what)
                 self.warn('%s was answered with HTTP %s twice, but Manila shows that it '
                           'took effect; the task went on from there.' % (
                               _capital(what), again.status))
@@ -532,6 +550,7 @@ class ManilaClient(object):
                 waited += pause
             found = self._observe(observe, what, 'got no answer (%s)' % cause)
             if found is not None:
+                self.accepted.append(what)
                 self.warn('No answer came to %s (%s); Manila shows that it took effect, '
                           'so the task went on from there.' % (what, cause))
                 return found

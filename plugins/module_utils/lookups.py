@@ -6,7 +6,8 @@
 
 - A UUID-shaped value is tried as an ID first (one GET of the resource), and
   as a name when no resource has that ID, as openstack.cloud does: a
-  resource whose name looks like a UUID is still found.
+  resource whose name looks like a UUID is still found.  The ``name``
+  option of the info modules follows the same rule (listed_by_name_or_id).
 - A name is one request with Manila's own ``name`` filter where the listing
   has one; kinds without it (share types) are matched in one listing, with
   private types included (``is_public=all``).
@@ -141,6 +142,33 @@ def find(client, kind, name_or_id, extra_filters=None):
         if found is not None:
             return found
     return single(kind, name_or_id, list_by_name(client, kind, name_or_id, extra_filters))
+
+
+def listed_by_name_or_id(client, kind, name, listing, other_filters=False, keep=None):
+    """What an info module's ``name`` option finds, by the rules of find().
+
+    ``listing(name)`` sends the module's filtered listing with ``name`` as
+    Manila's exact name filter (None: without a name filter) and returns the
+    items.  A UUID-shaped ``name`` is tried as an ID first (one GET): the
+    resource with that ID is the answer when the module has no other filter
+    (``other_filters`` false; ``keep(resource)``, if given, must hold), else
+    ``listing(None)`` narrowed to that ID (the resource must match the other
+    filters too).  When no resource has that ID that this user may read, or
+    ``name`` is not UUID-shaped, ``listing(name)``: the same requests as a
+    plain name filter.
+    """
+    if name is not None and looks_like_uuid(name):
+        try:
+            found = get_by_id(client, kind, name)
+        except Forbidden:
+            # Manila answers 403, not 404, for some kinds (security services) of
+            # another project: not visible to this user, so not found by ID.
+            found = None
+        if found is not None:
+            if not other_filters:
+                return [found] if keep is None or keep(found) else []
+            return [item for item in listing(None) if item.get('id') == found['id']]
+    return listing(name)
 
 
 def require(client, kind, name_or_id, extra_filters=None, option=None):
@@ -418,14 +446,17 @@ def user_messages(client, resource_id, limit=3):
 
     These explain why an asynchronous operation failed ("No storage could be
     allocated for this share request..."). Empty when the cloud is too old.
+    ``resource_id`` may be a list of IDs: the messages of each (one request each).
     """
     if not client.supports('user_messages'):
         return ''
     texts = []
-    for message in newest_messages(client, {'resource_id': resource_id}, limit):
-        text = message.get('user_message')
-        if text and text not in texts:
-            texts.append(text)
+    ids = [resource_id] if isinstance(resource_id, str) else list(resource_id)
+    for one_id in ids:
+        for message in newest_messages(client, {'resource_id': one_id}, limit):
+            text = message.get('user_message')
+            if text and text not in texts:
+                texts.append(text)
     if not texts:
         return ''
     return 'Manila says: %s' % ' | '.join(texts)

@@ -83,6 +83,7 @@ FEATURES = {
     'share_type_update': ('2.50', None),
     'share_network_subnets': ('2.51', None),
     'share_network_in_use_updates': ('2.63', None),
+    'share_groups': ('2.31', '2.55'),   # listed to find what blocks a network's deletion
     'security_service_default_ad_site': ('2.76', None),
     # quotas and limits (issue 22)
     'quota_details': ('2.25', None),

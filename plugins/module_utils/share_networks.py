@@ -21,8 +21,16 @@ share_network_subnets.py, share/api.py):
   another of the same type, ``update_security_service``) to a network with
   share servers needs API 2.63, a feasibility check first, and the network
   goes to ``network_change`` until the servers are updated;
-- a subnet is refused deletion while its share servers hold shares;
-- a network with more than one subnet, or with shares, cannot be deleted.
+- a security service is added or replaced (2.63+) only while the network
+  is ``active``, and, when it has share servers, only if they all support
+  it (``security_service_update_support``), are ``active``, and the shares
+  on the network are ``available`` with active access rules and none is in
+  the recycle bin (share/api.py ``_share_network_update_initial_checks``);
+- a subnet is refused deletion while its share servers hold shares or share
+  groups, or one of them is not auto-deletable;
+- a network is refused deletion while it has shares (those in the recycle
+  bin too), share groups, more than one subnet or a share server that is
+  not auto-deletable.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -315,7 +323,7 @@ def in_use_refusals(plan, network, usage, in_use_updates):
         reasons.append('its default subnet\'s neutron_net_id/neutron_subnet_id cannot '
                        'change while it has share servers (%s)' % usage.describe())
     for subnet in plan.subnet_deletes:
-        blockers = usage.subnet_blockers(subnet, existing_subnets(network))
+        blockers = usage.subnet_blockers(subnet, network)
         if blockers:
             reasons.append('the subnet of %s (%s) cannot be deleted: %s' % (
                 zone_label(subnet['availability_zone']), subnet['id'], blockers))
@@ -328,7 +336,70 @@ def in_use_refusals(plan, network, usage, in_use_updates):
         if (plan.adds or plan.swaps) and not in_use_updates:
             reasons.append('adding or replacing security services on a share network with '
                            'share servers (%s) needs Manila API 2.63' % usage.describe())
+    if (plan.adds or plan.swaps) and in_use_updates:
+        reasons.extend(service_update_refusals(network, usage))
     return reasons
+
+
+def labels(resources):
+    return ', '.join(sorted('%s (%s)' % (r.get('name'), r['id']) for r in resources))
+
+
+def service_update_refusals(network, usage):
+    """Why Manila (2.63+) would refuse adding or replacing a security service
+    on this network, read before any write (Manila checks the same when it is
+    asked: share/api.py ``_share_network_update_initial_checks``).
+
+    The network's ``error``/``network_change`` statuses are dealt with
+    elsewhere (``check_can_change_services``, ``ShareNetworkAPI.settle``).
+    """
+    reasons = []
+    if network.get('security_service_update_support') is False:
+        reasons.append(
+            'the backend of its share servers cannot add or replace security services on '
+            'share servers in use (the network shows security_service_update_support: '
+            'false); attach the services before its first share is created, or create the '
+            'shares again on a new share network that has them')
+    if not (usage.has_servers() or usage.soft_deleted):
+        return reasons
+    stopped = [s for s in usage.servers or [] if s.get('status') != 'active']
+    if stopped:
+        reasons.append('its share servers %s are not active; an admin must bring them back '
+                       'to active first' % ', '.join(sorted(
+                           '%s (%s)' % (s['id'], s.get('status')) for s in stopped)))
+    waiting = [s for s in usage.shares if s.get('status') != 'available']
+    if waiting:
+        reasons.append('Manila changes the share servers only while every share on them is '
+                       'available, and these are not: %s; wait for them, or repair or delete '
+                       'them first' % ', '.join(sorted(
+                           '%s (%s, %s)' % (s.get('name'), s['id'], s.get('status'))
+                           for s in waiting)))
+    rules = [s for s in usage.shares if s.get('status') == 'available'
+             and s.get('access_rules_status', 'active') != 'active']
+    if rules:
+        reasons.append('the access rules of shares %s are not all applied '
+                       '(access_rules_status is not active); wait for them, or deny the '
+                       'rules in error first' % labels(rules))
+    if usage.soft_deleted:
+        reasons.append('shares %s are in the recycle bin, and Manila changes no share server '
+                       'of a network with such shares; restore them or delete them for good '
+                       'first' % labels(usage.soft_deleted))
+    return reasons
+
+
+def serving_subnet(resource, subnets):
+    """The ID of the subnet that served a share (or a share group) when it was
+    created, for members, who cannot see share servers: the subnet of its zone
+    if that existed then, otherwise the default subnet.  ``subnets``: the
+    network's subnets as Manila shows them (with ``created_at``)."""
+    zone = resource.get('availability_zone')
+    created = resource.get('created_at') or ''
+    own = [s for s in subnets if zone and s.get('availability_zone') == zone and (
+        not created or not s.get('created_at') or s['created_at'] <= created)]
+    if own:
+        return own[0].get('id')
+    default = [s for s in subnets if not s.get('availability_zone')]
+    return default[0].get('id') if default else None
 
 
 # -- what uses a network ----------------------------------------------------------------
@@ -338,7 +409,8 @@ class Usage(object):
 
     ``servers``: its share servers, or None when this user may not list them
     (share servers are admin-only under Manila's default policy); ``shares``:
-    the shares on it that this user can see.
+    the shares on it that this user can see; ``soft_deleted``: those in the
+    recycle bin (2.69+); ``share_groups``: its share groups.
     """
 
     def __init__(self, client, network_id):
@@ -346,6 +418,8 @@ class Usage(object):
         self.network_id = network_id
         self._servers = False
         self._shares = None
+        self._soft_deleted = None
+        self._groups = None
 
     @property
     def servers(self):
@@ -364,6 +438,31 @@ class Usage(object):
                 'share_network_id': self.network_id, 'all_tenants': 1})
         return self._shares
 
+    @property
+    def soft_deleted(self):
+        """Its shares in the recycle bin: listings leave them out, Manila counts them."""
+        if self._soft_deleted is None:
+            self._soft_deleted = []
+            if self.client.supports('soft_delete'):
+                self._soft_deleted = lookups.list_all(self.client, 'shares/detail', 'shares', {
+                    'share_network_id': self.network_id, 'is_soft_deleted': 'true',
+                    'all_tenants': 1})
+        return self._soft_deleted
+
+    @property
+    def share_groups(self):
+        """Its share groups ([] where this user may not list them)."""
+        if self._groups is None:
+            self._groups = []
+            if self.client.supports('share_groups'):
+                try:
+                    self._groups = self.client.get('share-groups/detail', query={
+                        'share_network_id': self.network_id, 'all_tenants': 1},
+                        feature='share_groups').get('share_groups', [])
+                except (Forbidden, NotFound):
+                    pass
+        return self._groups
+
     def has_servers(self):
         """True when the network has share servers (members: when it has shares)."""
         if self.servers is not None:
@@ -373,26 +472,57 @@ class Usage(object):
     def describe(self):
         if self.servers:
             return 'share servers %s' % ', '.join(sorted(s['id'] for s in self.servers))
-        return 'shares %s' % ', '.join(sorted('%s (%s)' % (s.get('name'), s['id'])
-                                              for s in self.shares))
+        return 'shares %s' % labels(self.shares)
 
-    def subnet_blockers(self, subnet, subnets):
-        """Why Manila would refuse deleting ``subnet``: its shares, or share
-        servers Manila cannot delete by itself; '' when nothing blocks it."""
-        zones = set(s['availability_zone'] for s in subnets)
-        zone = subnet['availability_zone']
-        shares = [s for s in self.shares
-                  if (s.get('availability_zone') == zone) or
-                  (zone is None and s.get('availability_zone') not in zones)]
+    def subnet_blockers(self, subnet, network):
+        """Why Manila would refuse deleting ``subnet`` of ``network``: shares or
+        share groups on its share servers, or share servers Manila cannot
+        delete by itself; '' when nothing blocks it.
+
+        Admins see which share servers are on the subnet and which server
+        each share and group is on; for members, ``serving_subnet`` tells.
+        """
+        servers = self.servers
+        shares = self.shares + self.soft_deleted
+        if servers is not None:
+            on_subnet = set(s['id'] for s in servers if subnet['id'] in server_subnets(s))
+            shares = [s for s in shares if s.get('share_server_id') in on_subnet]
+            groups = [g for g in self.share_groups if g.get('share_server_id') in on_subnet]
+        else:
+            subnets = network.get('share_network_subnets') or []
+            shares = [s for s in shares if serving_subnet(s, subnets) == subnet['id']]
+            groups = [g for g in self.share_groups if serving_subnet(g, subnets) == subnet['id']]
+        words = []
         if shares:
-            return 'shares %s use it; delete or move them first' % ', '.join(
-                sorted('%s (%s)' % (s.get('name'), s['id']) for s in shares))
-        kept = [s for s in self.servers or []
+            words.append('shares %s use it; delete or move them first' % labels(shares))
+        if groups:
+            words.append('share groups %s use it; delete them first' % labels(groups))
+        kept = [s for s in servers or []
                 if subnet['id'] in server_subnets(s) and s.get('is_auto_deletable') is False]
         if kept:
-            return ('share servers %s on it were not created by Manila (not auto-deletable); '
-                    'an admin must remove them' % ', '.join(sorted(s['id'] for s in kept)))
-        return ''
+            words.append('share servers %s on it were not created by Manila (not '
+                         'auto-deletable); an admin must remove them' % ', '.join(
+                             sorted(s['id'] for s in kept)))
+        return '; '.join(words)
+
+    def delete_blockers(self):
+        """Why Manila would refuse deleting the network (its extra subnets,
+        which are deleted first, aside): read before any subnet is deleted."""
+        reasons = []
+        if self.shares:
+            reasons.append('shares %s use it' % labels(self.shares))
+        if self.soft_deleted:
+            reasons.append('shares %s in the recycle bin use it (delete them for good, or '
+                           'restore them)' % labels(self.soft_deleted))
+        if self.share_groups:
+            reasons.append('share groups %s use it' % labels(self.share_groups))
+        if reasons:
+            reasons[-1] += '; delete them first'
+        kept = [s for s in self.servers or [] if s.get('is_auto_deletable') is False]
+        if kept:
+            reasons.append('share servers %s were not created by Manila (not auto-deletable); '
+                           'an admin must remove them' % ', '.join(sorted(s['id'] for s in kept)))
+        return reasons
 
 
 def server_subnets(server):
@@ -615,7 +745,8 @@ class ShareNetworkAPI(object):
         wait_until(self.client, check, lambda a: a.get('compatible') is True,
                    network_label(network), 'the backends to accept the security service',
                    self.timeout, failure=failure,
-                   describe=lambda a: 'being checked')
+                   describe=lambda a: 'being checked',
+                   explain=service_messages(self.client, [new_id]))
 
     def delete(self, network_id):
         self.client.write_once(
@@ -623,21 +754,75 @@ class ShareNetworkAPI(object):
             lookups.gone_or_leaving(self.client, 'share_network', network_id),
             'the deletion of share network %s' % network_id)
 
-    def wait_active(self, network):
+    def apply(self, network, plan, wait, fresh=False):
+        """Send the plan; ``wait``: the task's. ``fresh``: the network was
+        just created (no share servers, so no feasibility checks and nothing
+        to wait for)."""
+        api = self
+        network_id = network['id']
+        in_use_api = self.client.supports('share_network_in_use_updates') and not fresh
+        # API 2.63+: each service change is checked by the backends first, and
+        # the network must be active again (its share servers updated) before
+        # the next one; the last one is waited for with wait=true.
+        steps = [(current['id'], new['id']) for current, new in plan.swaps]
+        steps += [(None, service['id']) for service in plan.adds]
+        if in_use_api and steps:
+            # Before any write: the network at rest, and the backends' yes to
+            # the first change (Manila's own checks run with it).
+            network = api.settle(network, wait, [steps[0][1]])
+            api.check_service_change(network, steps[0][1], steps[0][0])
+        if plan.update:
+            network = api.update(network_id, plan.update)
+        for subnet in plan.subnet_deletes:
+            api.delete_subnet(network_id, subnet['id'])
+        for subnet in plan.subnet_creates:
+            api.create_subnet(network_id, subnet)
+        for service in plan.removes:
+            api.remove_service(network_id, service['id'])
+        if not in_use_api:
+            for current, new in plan.swaps:
+                api.remove_service(network_id, current['id'])
+                api.add_service(network_id, new['id'])
+            for service in plan.adds:
+                api.add_service(network_id, service['id'])
+            return
+        for index, (current_id, new_id) in enumerate(steps):
+            if index:
+                network = api.settle(network, True, [new_id])
+                api.check_service_change(network, new_id, current_id)
+            if current_id:
+                api.replace_service(network_id, current_id, new_id)
+            else:
+                api.add_service(network_id, new_id)
+            if index < len(steps) - 1 or wait:
+                network = api.wait_active(network, [new_id])
+
+    def wait_active(self, network, service_ids=()):
+        """Wait until the network is active.  ``service_ids``: the security
+        services being added or replaced, under whose IDs Manila files the
+        user messages of a failed change (it files none under a network)."""
         network_id = network['id']
         return wait_for_status(self.client, lambda: self.get(network_id),
                                (SHARE_NETWORK_ACTIVE,), SHARE_NETWORK_ERROR_STATES,
                                network_label(network), self.timeout,
-                               explain=user_message_explainer(self.client, network_id))
+                               explain=service_messages(self.client, service_ids))
 
-    def settle(self, network, wait=True):
+    def settle(self, network, wait=True, service_ids=()):
         """A network in network_change (2.63+), waited for until it is active."""
         if network.get('status') not in SHARE_NETWORK_BUSY_STATES:
             return network
         if not wait:
-            raise CannotConverge('%s is busy (%s); run again later or set wait=true.' % (
-                network_label(network), network.get('status')))
-        return self.wait_active(network)
+            raise CannotConverge('%s is busy (%s); run again later or set wait=true. '
+                                 'Nothing was changed.' % (
+                                     network_label(network), network.get('status')))
+        return self.wait_active(network, service_ids)
+
+
+def service_messages(client, service_ids):
+    """An ``explain`` for waits on a network: Manila's user messages of the
+    security services (resource type SECURITY_SERVICE), where a backend
+    records why it refused or failed a security service change."""
+    return user_message_explainer(client, *service_ids) if service_ids else None
 
 
 def check_can_change_services(network):

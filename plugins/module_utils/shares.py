@@ -89,29 +89,64 @@ def as_metadata_value(value):
     return str(value)
 
 
-def normalize_metadata(metadata):
-    """Task metadata with string keys and values; what Manila refuses is refused
-    here (reserved ``__`` keys, empty or long keys, long values, values that
-    are lists or dicts)."""
+def metadata_items(metadata, where='metadata', removals=False):
+    """Task metadata as Manila takes it, checked by Manila's rules before any request.
+
+    The one metadata validator of the collection (shares, snapshots, the
+    fleet, access rules).  Manila (``check_metadata_properties`` in
+    manila/api/common.py) refuses an empty key, a key longer than 255
+    characters, an empty value and a value longer than 1023 characters;
+    keys that are only blanks are refused here too.  Numbers and booleans
+    become strings (booleans as True/False); lists and dicts are refused.
+
+    A null value (``{key: null}`` or ``{key: }`` in YAML) means "remove this
+    key if present" where ``removals`` is true: it stays None in the result.
+    Elsewhere it is refused (it would be stored as the text "None").
+    ``where`` starts every message ("metadata", "ip rule '10.0.0.1' metadata").
+    """
     nested = sorted(str(k) for k, v in (metadata or {}).items() if isinstance(v, (dict, list)))
     if nested:
-        raise InvalidInput('metadata values must be strings, numbers or booleans; %s '
-                           'holds a %s.' % (', '.join(nested), 'list or dict'))
-    normalized = dict((str(k), as_metadata_value(v)) for k, v in (metadata or {}).items())
+        raise InvalidInput('%s values must be strings, numbers or booleans; %s '
+                           'holds a %s.' % (where, ', '.join(nested), 'list or dict'))
+    items = dict((str(k), None if v is None else as_metadata_value(v))
+                 for k, v in (metadata or {}).items())
+    for key, value in sorted(items.items()):
+        if not key.strip():
+            raise InvalidInput('%s: a key is empty.' % where)
+        if len(key) > METADATA_KEY_MAX:
+            raise InvalidInput('%s: key %r is longer than %d characters.'
+                               % (where, key, METADATA_KEY_MAX))
+        if value is None:
+            if not removals:
+                raise InvalidInput('%s: key %r has no value (null); give it a value.'
+                                   % (where, key))
+            continue
+        if not value:
+            raise InvalidInput(
+                '%s: key %r has an empty value, which Manila refuses.%s' % (
+                    where, key, ' To remove the key, give it no value (null): %s: ~'
+                    % key if removals else ''))
+        if len(value) > METADATA_VALUE_MAX:
+            raise InvalidInput('%s: the value of key %r is longer than %d characters.'
+                               % (where, key, METADATA_VALUE_MAX))
+    return items
+
+
+def normalize_metadata(metadata):
+    """A share's or snapshot's metadata from the task, with string keys and
+    values, checked before any request (metadata_items; Manila's reserved
+    ``__`` keys refused).  A key whose value is None is to be removed."""
+    normalized = metadata_items(metadata, removals=True)
     reserved = sorted(k for k in normalized if k.startswith(RESERVED_METADATA_PREFIX))
     if reserved:
         raise InvalidInput('metadata keys starting with "__" are reserved for '
                            'Manila and cannot be set here: %s' % ', '.join(reserved))
-    for key, value in normalized.items():
-        if not key.strip():
-            raise InvalidInput('metadata: a key is empty.')
-        if len(key) > METADATA_KEY_MAX:
-            raise InvalidInput('metadata: key %r is longer than %d characters.'
-                               % (key, METADATA_KEY_MAX))
-        if len(value) > METADATA_VALUE_MAX:
-            raise InvalidInput('metadata: the value of key %r is longer than %d characters.'
-                               % (key, METADATA_VALUE_MAX))
     return normalized
+
+
+def metadata_to_send(metadata):
+    """The items of normalized metadata that a create sends (removals left out)."""
+    return dict((k, v) for k, v in (metadata or {}).items() if v is not None)
 
 
 def check_share_input(share_proto=None, name=None, description=None, metadata=None):
@@ -130,13 +165,15 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
 def metadata_changes(current, desired, purge):
     """(keys to set with their values, keys to delete) to reach ``desired``.
 
-    Values are compared as Manila stores them: strings.  Reserved ``__`` keys
-    are never set or deleted.
+    Values are compared as Manila stores them: strings.  A key whose desired
+    value is None (null in the task) is deleted when present, with or without
+    ``purge``.  Reserved ``__`` keys are never set or deleted.
     """
     current = user_metadata(current)
     desired = normalize_metadata(desired)
-    to_set = dict((k, v) for k, v in desired.items() if current.get(k) != v)
-    to_delete = sorted(k for k in current if k not in desired) if purge else []
+    to_set = dict((k, v) for k, v in desired.items() if v is not None and current.get(k) != v)
+    to_delete = sorted(k for k in current if (k in desired and desired[k] is None)
+                       or (purge and k not in desired))
     return to_set, to_delete
 
 
@@ -208,8 +245,9 @@ def create_body(desired):
         'name': desired['name'],
     }
     body.update((k, desired[k]) for k in CREATE_OPTIONS if desired.get(k) is not None)
-    if desired.get('metadata'):
-        body['metadata'] = normalize_metadata(desired['metadata'])
+    metadata = metadata_to_send(normalize_metadata(desired.get('metadata')))
+    if metadata:
+        body['metadata'] = metadata
     return body
 
 

@@ -11,7 +11,11 @@ whether a share's snapshots stand in the way of its deletion.
 
 A revert is recorded on the snapshot, in its metadata key ``REVERT_MARKER``
 (API 2.73+): Manila keeps no trace of a revert, and without one a second run
-would revert again and throw away what was written since.
+would revert again and throw away what was written since.  Only a revert seen
+finished is recorded there: one the task did not see to its end (``wait``
+false, or a wait that ran out of time) is recorded as requested
+(``REVERT_REQUESTED``), and a later run finds out what became of it
+(``requested_revert_outcome``, ``SnapshotAPI.follow_revert_request``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,6 +32,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Conflict,
     InvalidInput,
     NotFound,
+    WaitTimeout,
     reword,
     same_details,
 )
@@ -35,6 +40,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     find_settled,
     metadata_changes,
+    metadata_to_send,
     normalize_metadata,
     send_metadata_plan,
     share_label,
@@ -45,12 +51,15 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
     SHARE_ERROR_STATES,
+    SHARE_REVERT_FAILED,
+    SHARE_REVERTING_STATES,
     SNAPSHOT_AVAILABLE,
     SNAPSHOT_BUSY_STATES,
     SNAPSHOT_DEFERRED_DELETE_STATES,
     SNAPSHOT_DELETABLE_STATES,
     SNAPSHOT_ERROR_STATES,
     SNAPSHOT_LEAVING_STATES,
+    SNAPSHOT_RESTORING,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
@@ -59,8 +68,20 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     wait_until,
 )
 
-# The snapshot metadata key that records a revert to the snapshot (UTC time).
+# The snapshot metadata key that records a revert to the snapshot (UTC time),
+# written once the revert was seen finished.
 REVERT_MARKER = 'openkeel_reverted_at'
+# The key that records a revert Manila accepted and no run has seen finished yet
+# (UTC time of the request).
+REVERT_REQUESTED = 'openkeel_revert_requested_at'
+# The keys state=reverted keeps; no task sets or purges them.
+REVERT_KEYS = (REVERT_MARKER, REVERT_REQUESTED)
+# Manila's user message action of a revert (manila/message/message_field.py).
+REVERT_ACTION_ID = '006'
+# What a later run makes of a requested revert.
+REVERT_IN_PROGRESS = 'in progress'
+REVERT_FAILED = 'failed'
+REVERT_FINISHED = 'finished'
 
 # The fields shown in a before/after diff.
 DIFF_FIELDS = ('name', 'description', 'share_id', 'size', 'status')
@@ -87,22 +108,45 @@ def names_and_ids(snapshots):
 def task_metadata(metadata):
     """Snapshot metadata a task may set: the share's rules, and not the revert marker."""
     normalized = normalize_metadata(metadata)
-    if REVERT_MARKER in normalized:
-        raise InvalidInput('metadata key %s is kept by state=reverted (it records a revert); '
-                           'leave it out of metadata.' % REVERT_MARKER)
+    for key in REVERT_KEYS:
+        if key in normalized:
+            raise InvalidInput('metadata key %s is kept by state=reverted (it records a '
+                               'revert); leave it out of metadata.' % key)
     return normalized
 
 
 def snapshot_metadata_changes(snapshot, desired, purge):
     """(keys to set, keys to delete); Manila's ``__`` keys and the marker are kept."""
     current = dict((k, v) for k, v in user_metadata(snapshot.get('metadata')).items()
-                   if k != REVERT_MARKER)
+                   if k not in REVERT_KEYS)
     return metadata_changes(current, task_metadata(desired), purge)
 
 
 def reverted_at(snapshot):
     """When this collection reverted the share to the snapshot (None: never)."""
     return (snapshot.get('metadata') or {}).get(REVERT_MARKER)
+
+
+def revert_requested_at(snapshot):
+    """When Manila accepted a revert to the snapshot that no run has seen
+    finished yet (None: there is none)."""
+    return (snapshot.get('metadata') or {}).get(REVERT_REQUESTED)
+
+
+def requested_revert_outcome(share, snapshot):
+    """What became of a requested revert, from the share and the snapshot.
+
+    In progress while the share is reverting (or the snapshot restoring);
+    failed when the share is in reverting_error (Manila's manager sets it when
+    the driver fails); finished otherwise (a failure Manila reported and an
+    admin repaired since is found in its user messages: ``revert_failures``).
+    """
+    if (share.get('status') in SHARE_REVERTING_STATES
+            or snapshot.get('status') == SNAPSHOT_RESTORING):
+        return REVERT_IN_PROGRESS
+    if share.get('status') == SHARE_REVERT_FAILED:
+        return REVERT_FAILED
+    return REVERT_FINISHED
 
 
 # -- views ---------------------------------------------------------------------
@@ -114,6 +158,7 @@ def diff_view(snapshot):
     view = dict((k, snapshot.get(k)) for k in DIFF_FIELDS)
     metadata = user_metadata(snapshot.get('metadata'))
     view['reverted'] = metadata.pop(REVERT_MARKER, None) is not None
+    view['revert_requested'] = metadata.pop(REVERT_REQUESTED, None) is not None
     view['metadata'] = metadata
     return view
 
@@ -205,8 +250,9 @@ def plan_create(share, desired):
     body = {'share_id': share['id'], 'name': desired['name']}
     if desired.get('description') is not None:
         body['description'] = desired['description']
-    if desired.get('metadata'):
-        body['metadata'] = task_metadata(desired['metadata'])
+    metadata = metadata_to_send(task_metadata(desired.get('metadata')))
+    if metadata:
+        body['metadata'] = metadata
     after = diff_view(dict(body, status=SNAPSHOT_AVAILABLE, size=share.get('size')))
     return SnapshotPlan(CREATE, before={}, after=after, body=body)
 
@@ -286,19 +332,21 @@ def needs_revert(snapshot, always=False):
     return always or not reverted_at(snapshot)
 
 
-def plan_revert(share, snapshot, snapshots, always=False, base=None):
+def plan_revert(share, snapshot, snapshots, always=False, base=None, wait=True):
     """Revert ``share`` to ``snapshot`` unless the marker says it was done.
 
     ``snapshots`` are every snapshot of the share (to find the latest);
     ``always`` reverts even when the marker is there; ``base`` is the plan of
     the snapshot's other changes (name, metadata), kept in the result.
+    Without ``wait`` the revert is recorded as requested, not as done.
     """
     base = base or plan_update(snapshot, {})
     if not needs_revert(snapshot, always):
         return base
     check_revertable(share, snapshot, snapshots)
+    record = dict(reverted=True, revert_requested=False) if wait else dict(revert_requested=True)
     return SnapshotPlan(REVERT, before=base.before,
-                        after=dict(base.after, reverted=True),
+                        after=dict(base.after, **record),
                         update=base.update, metadata_set=base.metadata_set,
                         metadata_delete=base.metadata_delete, record_revert=True)
 
@@ -335,6 +383,27 @@ def brief(snapshot):
     return dict((k, snapshot.get(k)) for k in ('id', 'name', 'status', 'created_at'))
 
 
+def _revert_of(share, snapshot):
+    return 'share %s (%s) to snapshot %s (%s)' % (share.get('name'), share['id'],
+                                                  snapshot.get('name'), snapshot['id'])
+
+
+def revert_in_progress(share, snapshot):
+    """The warning of a run that finds a requested revert still under way."""
+    return ('The revert of %s, requested at %s, is still in progress (share %s, '
+            'snapshot %s); run again (or with wait=true) to record it once it is done.' % (
+                _revert_of(share, snapshot),
+                revert_requested_at(snapshot), share.get('status'), snapshot.get('status')))
+
+
+def with_revert_keys(snapshot, items, drop=None):
+    """The snapshot with its metadata as a revert record leaves it."""
+    metadata = dict(snapshot.get('metadata') or {})
+    metadata.update(items)
+    metadata.pop(drop, None)
+    return dict(snapshot, metadata=metadata)
+
+
 def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
@@ -347,10 +416,34 @@ def racing_snapshots(namesakes):
 
 # -- calls ---------------------------------------------------------------------------
 
-def _not_latest(exc):
-    # Manila's own check sees snapshots this user cannot list (another project's).
-    return same_details(exc, InvalidInput, 'Manila only reverts a share to its latest '
-                        'snapshot, and refused: %s' % exc.message)
+# Manila answers a revert with 409 for five reasons (manila/api/v2/shares.py
+# _revert); each is told by a phrase of its message.  The latest-snapshot one is
+# checked here before any write, but Manila's own check also sees snapshots this
+# user cannot list (another project's).
+REVERT_CONFLICTS = (
+    ('not the most recent snapshot', InvalidInput,
+     'Manila only reverts a share to its latest snapshot, and refused: %s'),
+    ('has access rules that are not', CannotConverge,
+     'Manila reverts a share only while all its access rules are active, and refused: %s '
+     'Fix the rules (openkeel.manila.share_access) and run again.'),
+    ('may not be reverted while it has an active task', CannotConverge,
+     'Manila reverts no share while a task (a migration) runs on it, and refused: %s '
+     'Run again when the task is over.'),
+    ('to be reverted to a snapshot', CannotConverge,
+     'Manila reverts only an available share, and refused: %s Run again once it is '
+     'available (with wait=true a busy share is waited for).'),
+    ('to be restored', CannotConverge,
+     'Manila reverts a share only to an available snapshot, and refused: %s'),
+)
+
+
+def revert_refused(exc):
+    """Manila's 409 to a revert, with the reason it gave (unknown ones as they came)."""
+    text = exc.message or ''
+    for phrase, cls, template in REVERT_CONFLICTS:
+        if phrase in text:
+            return same_details(exc, cls, template % text)
+    return exc
 
 
 class SnapshotAPI(object):
@@ -437,16 +530,16 @@ class SnapshotAPI(object):
                                     SNAPSHOT_LEAVING_STATES),
             'the deletion of snapshot %s' % snapshot_id)
 
-    @reword(Conflict, _not_latest)
+    @reword(Conflict, revert_refused)
     def revert(self, share_id, snapshot_id):
         # Manila keeps no trace of a revert once it is done; while it runs, the
         # share is reverting and the snapshot restoring: that is what is seen.
         def reverting():
             share = lookups.get_by_id(self.client, 'share', share_id) or {}
-            if share.get('status') in ('reverting', 'reverting_to_snapshot'):
+            if share.get('status') in SHARE_REVERTING_STATES:
                 return True
             snapshot = self.get(snapshot_id) or {}
-            return True if snapshot.get('status') == 'restoring' else None
+            return True if snapshot.get('status') == SNAPSHOT_RESTORING else None
         self.client.write_once(
             lambda: self.client.action('shares/%s' % share_id, 'revert',
                                        {'snapshot_id': snapshot_id},
@@ -467,11 +560,78 @@ class SnapshotAPI(object):
         return send_metadata_plan(self, snapshot, plan)
 
     def record_revert(self, snapshot):
+        """Record a revert seen finished (and forget its request, if any)."""
         stamp = utc_now()
         self.set_metadata(snapshot['id'], {REVERT_MARKER: stamp})
-        metadata = dict(snapshot.get('metadata') or {})
-        metadata[REVERT_MARKER] = stamp
-        return dict(snapshot, metadata=metadata)
+        snapshot = with_revert_keys(snapshot, {REVERT_MARKER: stamp})
+        return self.forget_revert_request(snapshot)
+
+    def record_revert_request(self, snapshot):
+        """Record a revert Manila accepted that this task does not see finished."""
+        stamp = utc_now()
+        self.set_metadata(snapshot['id'], {REVERT_REQUESTED: stamp})
+        return with_revert_keys(snapshot, {REVERT_REQUESTED: stamp})
+
+    def forget_revert_request(self, snapshot):
+        if revert_requested_at(snapshot) is None:
+            return snapshot
+        self.delete_metadata_key(snapshot['id'], REVERT_REQUESTED)
+        return with_revert_keys(snapshot, {}, drop=REVERT_REQUESTED)
+
+    def revert_failures(self, share_id, since):
+        """Manila's user messages of a failed revert of the share, from ``since``
+        (a UTC time as this module writes it) on; [] below API 2.37."""
+        if not self.client.supports('user_messages'):
+            return []
+        messages = lookups.newest_messages(
+            self.client, {'resource_id': share_id, 'action_id': REVERT_ACTION_ID}, 3)
+        return [m for m in messages if str(m.get('created_at') or '')[:19] >= since[:19]]
+
+    def follow_revert_request(self, share, snapshot, wait=True, check_mode=False):
+        """What became of the revert the snapshot records as requested.
+
+        Returns ``(share, snapshot, finished)``: a revert still under way is
+        waited for with ``wait`` and reported unfinished without it; a
+        finished one is recorded (REVERT_MARKER).  A failed one raises
+        CannotConverge with Manila's user messages, and its request is
+        forgotten: the share as it is decides the next run (Manila refuses a
+        revert of a share in reverting_error; once repaired, state=reverted
+        reverts it again).  Check mode writes nothing.
+        """
+        requested = revert_requested_at(snapshot)
+        outcome = requested_revert_outcome(share, snapshot)
+        if outcome == REVERT_IN_PROGRESS and wait:
+            share_id = share['id']
+            share = wait_until(
+                self.client, lambda: lookups.get_by_id(self.client, 'share', share_id),
+                lambda s: s is not None and s.get('status') not in SHARE_REVERTING_STATES,
+                share_label(share), 'the revert to finish', self.timeout,
+                describe=lambda s: s.get('status'))
+            snapshot = self.settle(self.get(snapshot['id']) or snapshot)
+            outcome = requested_revert_outcome(share, snapshot)
+        if outcome == REVERT_IN_PROGRESS:
+            return share, snapshot, False
+        failures = self.revert_failures(share['id'], requested)
+        if outcome == REVERT_FAILED or failures:
+            said = ' | '.join(m.get('user_message') or '' for m in failures)
+            raise CannotConverge(
+                'The revert of %s, requested at %s, failed (the share is now in status '
+                '%s). %s%s' % (
+                    _revert_of(share, snapshot), requested,
+                    share.get('status'),
+                    'Manila says: %s' % said if said else
+                    'Manila has no user message about it.',
+                    '' if check_mode else self._forget_failed(snapshot)))
+        if check_mode:
+            return share, with_revert_keys(snapshot, {REVERT_MARKER: utc_now()},
+                                           drop=REVERT_REQUESTED), True
+        return share, self.record_revert(snapshot), True
+
+    def _forget_failed(self, snapshot):
+        self.forget_revert_request(snapshot)
+        return (' The snapshot no longer records the request: the share as it is decides '
+                'the next run (Manila reverts no share in reverting_error; once an admin '
+                'has repaired it, state=reverted reverts it again).')
 
     # -- waits ---------------------------------------------------------------
     def wait(self, snapshot, targets=(SNAPSHOT_AVAILABLE,)):
@@ -520,6 +680,28 @@ class SnapshotAPI(object):
         if not wait:
             return dict(share, status='reverting')
         return shares.wait(share)
+
+    def revert_and_record(self, share, snapshot, wait=True, record=True):
+        """Revert, and record (with ``record``) only what the task sees: a
+        revert seen finished (REVERT_MARKER), or one whose end the task does
+        not see (``wait`` false, or a wait that ran out of time) as requested
+        (REVERT_REQUESTED).  A revert that fails is not recorded: Manila
+        leaves the share in reverting_error, which the next run finds.
+        Returns ``(share, snapshot)``."""
+        try:
+            share = self.revert_share(share, snapshot, wait)
+        except WaitTimeout as exc:
+            if not record:
+                raise
+            self.record_revert_request(snapshot)
+            raise WaitTimeout('%s The snapshot records the revert as requested (key %s); '
+                              'a later run finds out how it ended.'
+                              % (exc.message, REVERT_REQUESTED), exc.resource, exc.state)
+        if not wait:
+            return share, self.record_revert_request(snapshot) if record else snapshot
+        # Manila frees the share a moment before the snapshot.
+        snapshot = self.settle(self.get(snapshot['id']) or snapshot)
+        return share, self.record_revert(snapshot) if record else snapshot
 
     def settle_share(self, share, wait=True):
         if share.get('status') not in SHARE_BUSY_STATES:

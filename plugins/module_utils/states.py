@@ -22,6 +22,12 @@ SHARE_ERROR_STATES = frozenset([
     'backup_restoring_error',
 ])
 
+# The share status in which Manila refuses access rule changes below API 2.74
+# (manila/share/api.py _any_invalid_share_instance adds STATUS_ERROR to the
+# refused statuses unless the request is 2.74+). The other *_error statuses
+# (extending_error, reverting_error, ...) take rule changes at every version.
+SHARE_RULES_NEED_2_74_STATES = frozenset(['error'])
+
 # Share statuses that are on their way somewhere else.
 SHARE_BUSY_STATES = frozenset([
     'creating',
@@ -44,6 +50,10 @@ SHARE_BUSY_STATES = frozenset([
     'server_migrating',
     'server_migrating_to',
 ])
+
+# A revert under way, and the status Manila leaves a share in when it failed.
+SHARE_REVERTING_STATES = frozenset(['reverting', 'reverting_to_snapshot'])
+SHARE_REVERT_FAILED = 'reverting_error'
 
 # Share statuses of a share on its way out: it still carries its name (and
 # shows in listings) but is no longer a share anyone can converge on.
@@ -82,6 +92,8 @@ SNAPSHOT_BUSY_STATES = frozenset([
     'migrating',
     'migrating_to',
 ])
+# A snapshot a share is being reverted to.
+SNAPSHOT_RESTORING = 'restoring'
 # Manila deletes a snapshot only in these (the others need an admin's force-delete).
 SNAPSHOT_DELETABLE_STATES = frozenset(['available', 'error'])
 # Snapshots on their way out: they still carry their name but nobody can converge on them.

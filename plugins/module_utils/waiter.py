@@ -128,10 +128,12 @@ def describe_targets(targets):
     return ' or '.join(sorted('gone' if t == GONE else t for t in targets))
 
 
-def user_message_explainer(client, resource_id):
-    """An ``explain`` for waits: Manila's newest user messages for the resource."""
+def user_message_explainer(client, *resource_ids):
+    """An ``explain`` for waits: Manila's newest user messages for the
+    resources (Manila files some failures under another resource than the
+    one waited for: a share network's under its security services)."""
     def explain(_resource):
-        return lookups.user_messages(client, resource_id)
+        return lookups.user_messages(client, resource_ids)
     return explain
 
 

@@ -26,7 +26,11 @@ extends_documentation_fragment:
   - openkeel.manila.attributes.info_module
 options:
   name:
-    description: Exact name.
+    description:
+      - Exact name, or a security service ID.
+      - A UUID-shaped value is tried as a security service ID first (one request), then as a
+        name when no security service has that ID, as in openstack.cloud; the security service with that ID
+        must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
     description: Service ID.
@@ -130,8 +134,13 @@ class SecurityServiceInfoModule(ManilaModule):
         # One request: Manila takes limit/offset of an admin's listing for
         # filters on the services and matches none, so this listing cannot
         # page; Manila returns up to its osapi_max_limit (1000) services.
-        found = self.client.get('security-services/detail', query=query).get(
-            'security_services', [])
+
+        def listing(name):
+            return self.client.get('security-services/detail', query=dict(query, name=name)).get(
+                'security_services', [])
+        found = lookups.listed_by_name_or_id(
+            self.client, 'security_service', p['name'], listing,
+            other_filters=any(v is not None for k, v in query.items() if k != 'name'))
         self.finish(security_services=[public_view(s) for s in found])
 
 

@@ -89,6 +89,12 @@ options:
     description:
       - Metadata the share should carry. Keys are merged into the existing
         ones unless O(purge_metadata) is set. Values are stored as strings.
+      - Checked before any request with Manila's rules - a key of 1 to 255
+        characters, a value of 1 to 1023 characters; an empty string as a
+        value is refused.
+      - A key with no value (null, C(~) or nothing after the colon in YAML) is removed
+        if the share has it, with or without O(purge_metadata); it is
+        never stored as the text C(None).
       - Keys starting with C(__) belong to Manila and are never touched.
     type: dict
   purge_metadata:

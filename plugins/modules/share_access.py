@@ -80,6 +80,8 @@ options:
         description:
           - Metadata of the rule (API 2.45+). Keys are set on an existing rule
             when they differ; keys not listed are kept.
+          - Checked before any request with Manila's rules (a key of 1 to 255
+            characters, a value of 1 to 1023); an empty or null value is refused.
         type: dict
       lock_deletion:
         description:

@@ -24,7 +24,11 @@ extends_documentation_fragment:
   - openkeel.manila.attributes.info_module
 options:
   name:
-    description: Exact share name.
+    description:
+      - Exact share name, or a share ID.
+      - A UUID-shaped value is tried as a share ID first (one request), then as a
+        name when no share has that ID, as in openstack.cloud; the share with that ID
+        must also match the other filters given. Any other value costs no extra request.
     type: str
   name_pattern:
     description: Part of the name (Manila's C(name~) filter, API 2.36+).
@@ -125,6 +129,11 @@ REFERENCE_FILTERS = (('share_type', 'share_type', 'share_type_id'),
                      ('snapshot', 'snapshot', 'snapshot_id'))
 
 
+def filtered(query, unfiltering=('name',)):
+    """Whether a listing query has a filter besides the name."""
+    return any(v is not None for k, v in query.items() if k not in unfiltering)
+
+
 class ShareInfoModule(ManilaModule):
     argument_spec = dict(
         name=dict(type='str'),
@@ -148,7 +157,13 @@ class ShareInfoModule(ManilaModule):
         for option, feature in FILTER_FEATURES.items():
             if p[option]:
                 self.client.require(feature, 'The %s filter' % option)
-        shares = lookups.list_all(self.client, 'shares/detail', 'shares', self.query())
+        query = self.query()
+
+        def listing(name):
+            return lookups.list_all(self.client, 'shares/detail', 'shares', dict(query, name=name))
+        shares = lookups.listed_by_name_or_id(
+            self.client, 'share', p['name'], listing, other_filters=filtered(query),
+            keep=lambda share: bool(share.get('is_soft_deleted')) == p['is_soft_deleted'])
         if p['with_export_locations']:
             api = ShareAPI(self.client)
             shares = [dict(s, export_locations=api.export_locations(s['id']))

@@ -26,9 +26,21 @@ description:
     or replacing one below API 2.63. From API 2.63 a service is added to (or
     replaced on) a network in use after Manila's feasibility check, and the
     task waits until the share servers are updated.
+  - From API 2.63, what Manila checks before it changes the security services
+    of a network in use is read first, and the task is refused before any
+    write (its rename and subnet changes too) when the backends cannot update
+    share servers in use (C(security_service_update_support) false), a share
+    server is not active (admins), a share on the network is not available or
+    its access rules are not applied, or a share is in the recycle bin. The
+    backends' feasibility check of the first change is also asked before the
+    task's other changes are sent.
   - Share servers are admin-only in Manila's default policy. For a member,
-    a network counts as in use when it has shares; when Manila still refuses
-    (share servers remain after their last share), the failure says so.
+    a network counts as in use when it has shares, and a share uses the
+    subnet that served its zone when it was created; when Manila still
+    refuses (share servers remain after their last share), the failure says
+    so.
+  - When a security service change fails, the error adds Manila's user
+    messages of that security service (Manila files none under the network).
   - Share networks are project resources, so members manage their own.
 author:
   - openkeel.manila contributors (@openkeel)
@@ -45,8 +57,9 @@ options:
   state:
     description:
       - V(present) makes the network exist as described; V(absent) deletes it
-        (its extra subnets first). A network with shares is refused, naming
-        them.
+        (its extra subnets first). A network that shares (also in the recycle
+        bin), share groups or share servers Manila did not create (seen by
+        admins) use is refused before any subnet is deleted, naming them.
     type: str
     choices: [present, absent]
     default: present
@@ -329,41 +342,7 @@ class ShareNetworkModule(ManilaModule):
     def apply(self, network, plan, fresh=False):
         """Send the plan. ``fresh``: the network was just created (no share
         servers, so no feasibility checks and nothing to wait for)."""
-        api = self.api
-        network_id = network['id']
-        if plan.update:
-            network = api.update(network_id, plan.update)
-        for subnet in plan.subnet_deletes:
-            api.delete_subnet(network_id, subnet['id'])
-        for subnet in plan.subnet_creates:
-            api.create_subnet(network_id, subnet)
-        if not plan.service_changes:
-            return
-        for service in plan.removes:
-            api.remove_service(network_id, service['id'])
-        in_use_api = self.client.supports('share_network_in_use_updates') and not fresh
-        if not in_use_api:
-            for current, new in plan.swaps:
-                api.remove_service(network_id, current['id'])
-                api.add_service(network_id, new['id'])
-            for service in plan.adds:
-                api.add_service(network_id, service['id'])
-            return
-        # API 2.63+: each change is checked by the backends first, and the
-        # network must be active again (its share servers updated) before the
-        # next one; the last one is waited for with wait=true.
-        steps = [(current['id'], new['id']) for current, new in plan.swaps]
-        steps += [(None, service['id']) for service in plan.adds]
-        for index, (current_id, new_id) in enumerate(steps):
-            network = api.settle(network, wait=True) if index else \
-                api.settle(network, self.params['wait'])
-            api.check_service_change(network, new_id, current_id)
-            if current_id:
-                api.replace_service(network_id, current_id, new_id)
-            else:
-                api.add_service(network_id, new_id)
-            if index < len(steps) - 1 or self.params['wait']:
-                network = api.wait_active(network)
+        self.api.apply(network, plan, self.params['wait'], fresh=fresh)
 
     def finish_network(self, changed, before, network_id):
         network = self.api.get(network_id)
@@ -377,12 +356,12 @@ class ShareNetworkModule(ManilaModule):
             return self.finish(False, share_network={})
         attached = self.api.security_services(network['id'])
         before = diff_view(network, attached)
-        shares = Usage(self.client, network['id']).shares
-        if shares:
-            raise InvalidInput(
-                '%s has shares, and Manila deletes no share network with shares: %s. '
-                'Delete them first.' % (network_label(network), ', '.join(sorted(
-                    '%s (%s)' % (s.get('name'), s['id']) for s in shares))))
+        # Everything Manila would refuse the deletion for, before the first
+        # extra subnet is deleted.
+        reasons = Usage(self.client, network['id']).delete_blockers()
+        if reasons:
+            raise InvalidInput('%s cannot be deleted, and nothing was changed: %s.' % (
+                network_label(network), '; '.join(reasons)))
         if not self.check_mode:
             subnets = existing_subnets(network)
             if len(subnets) > 1:

@@ -23,7 +23,11 @@ extends_documentation_fragment:
   - openkeel.manila.attributes.info_module
 options:
   name:
-    description: Exact name.
+    description:
+      - Exact name, or a share network ID.
+      - A UUID-shaped value is tried as a share network ID first (one request), then as a
+        name when no share network has that ID, as in openstack.cloud; the share network with that ID
+        must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
     description: Network ID.
@@ -136,8 +140,13 @@ class ShareNetworkInfoModule(ManilaModule):
             query['all_tenants'] = 1
         if p['project']:
             query['project_id'] = p['project']
-        networks = lookups.list_all(self.client, 'share-networks/detail', 'share_networks',
-                                    query)
+
+        def listing(name):
+            return lookups.list_all(self.client, 'share-networks/detail', 'share_networks',
+                                    dict(query, name=name))
+        networks = lookups.listed_by_name_or_id(
+            self.client, 'share_network', p['name'], listing,
+            other_filters=any(v is not None for k, v in query.items() if k != 'name'))
         if p['with_security_services']:
             api = ShareNetworkAPI(self.client)
             networks = [result_view(n, api.security_services(n['id'])) for n in networks]

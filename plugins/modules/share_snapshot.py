@@ -22,10 +22,16 @@ description:
     other state implies. Manila reverts a share only to its latest snapshot
     and only when its share type had C(revert_to_snapshot_support); both are
     checked before any write, and an older snapshot is refused naming the
-    latest. The revert is recorded in the snapshot's metadata (key
+    latest. The revert is recorded on the snapshot, in its metadata (key
     C(openkeel_reverted_at), API 2.73+), so a second run does not revert again
     and throw away what was written since; O(always_revert) reverts on every
     run.
+  - Only a revert seen finished is recorded as done. With O(wait=false) (or
+    a wait that runs out of time) it is recorded as requested (key
+    C(openkeel_revert_requested_at)); the next run reports a share still
+    C(reverting) (not changed, with a warning; O(wait=true) waits), fails on
+    C(reverting_error) with Manila's user message and forgets the request,
+    or records the finished revert (changed).
   - A snapshot of a share whose type has C(mount_snapshot_support) is
     returned with its export locations (API 2.32+).
   - Waits fail at once when the snapshot (or the reverted share) reaches an
@@ -40,7 +46,9 @@ attributes:
     description: Reads only; reports the same C(changed) and diff as a real run.
   diff_mode:
     support: full
-    description: Before and after views of the snapshot (C(reverted) tells whether the share was reverted to it).
+    description:
+      - Before and after views of the snapshot (C(reverted) tells whether the share was reverted
+        to it, C(revert_requested) whether a revert to it was requested and not yet seen finished).
 options:
   state:
     description:
@@ -77,8 +85,15 @@ options:
       - Metadata the snapshot should carry (API 2.73+). Keys are merged into
         the existing ones unless O(purge_metadata) is set. Values are stored
         as strings.
-      - Keys starting with C(__) belong to Manila and C(openkeel_reverted_at)
-        to O(state=reverted); neither can be set here and both are kept.
+      - Checked before any request with Manila's rules - a key of 1 to 255
+        characters, a value of 1 to 1023 characters; an empty string as a
+        value is refused.
+      - A key with no value (null, C(~) or nothing after the colon in YAML) is removed
+        if the snapshot has it, with or without O(purge_metadata); it is
+        never stored as the text C(None).
+      - Keys starting with C(__) belong to Manila, C(openkeel_reverted_at) and
+        C(openkeel_revert_requested_at) to O(state=reverted); none can be set
+        here and all are kept.
     type: dict
   purge_metadata:
     description:
@@ -100,6 +115,8 @@ options:
     description:
       - Wait until the snapshot is available (or gone), or the reverted share
         is available again.
+      - With O(state=reverted) and V(false), the revert is recorded as
+        requested, not as done (see above).
     type: bool
     default: true
   timeout:
@@ -164,7 +181,10 @@ snapshot:
       description: When Manila took it (UTC).
       type: str
     metadata:
-      description: Its metadata (API 2.73+), C(openkeel_reverted_at) included.
+      description:
+        - Its metadata (API 2.73+), C(openkeel_reverted_at) (a revert seen
+          finished) and C(openkeel_revert_requested_at) (a revert requested
+          and not yet seen finished) included.
       type: dict
     export_locations:
       description:
@@ -201,12 +221,15 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     REVERT,
     REVERT_MARKER,
     SnapshotAPI,
+    SnapshotPlan,
     diff_view,
     needs_revert,
     plan_absent,
     plan_create,
     plan_revert,
     plan_update,
+    revert_in_progress,
+    revert_requested_at,
     task_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -363,33 +386,45 @@ class ShareSnapshotModule(ManilaModule):
                 'that a second run does not revert again; snapshot metadata needs Manila API '
                 '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
                 'run instead.' % (REVERT_MARKER, self.client.version))
+        before, recorded, share = diff_view(snapshot), False, None
+        if revert_requested_at(snapshot) and self.client.supports('snapshot_metadata'):
+            # A revert an earlier run did not see to its end: how did it end?
+            share, snapshot, recorded = self.snapshots.follow_revert_request(
+                self.share_record(snapshot['share_id']), snapshot, p['wait'], self.check_mode)
+            self._share = share
+            if not recorded:
+                self.warn(revert_in_progress(share, snapshot))
+                return self.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
+                                            share=share)
         snapshot = self.snapshots.settle(snapshot, p['wait'])
         if snapshot is None:
             raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
                                % (p['id'] or p['name']))
         base = self.plan_changes(snapshot)
-        share = None
         if needs_revert(snapshot, p['always_revert']):
             share = self.share_record(snapshot['share_id'])
             plan = plan_revert(share, snapshot,
                                self.snapshots.list_for_share(snapshot['share_id']),
-                               always=p['always_revert'], base=base)
+                               always=p['always_revert'], base=base, wait=p['wait'])
         else:
             plan = base
+        changed = plan.changed or recorded
+        if recorded:    # the diff shows the record too
+            plan.before = before
+            if plan.action == NOTHING:
+                plan.after = diff_view(snapshot)
         if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, snapshot, share=share or self._share or {})
+            return self.finish_snapshot(plan, snapshot, share=share or self._share or {},
+                                        changed=changed)
         if plan.action == REVERT:
             share = self.snapshots.settle_share(share, p['wait'])
         snapshot = self.snapshots.apply_update(snapshot, plan)
         if plan.action == REVERT:
-            share = self.snapshots.revert_share(share, snapshot, p['wait'])
-            if p['wait']:
-                # Manila frees the share a moment before the snapshot.
-                snapshot = self.snapshots.settle(self.snapshots.get(snapshot['id']) or snapshot)
-            if plan.record_revert and self.client.supports('snapshot_metadata'):
-                snapshot = self.snapshots.record_revert(snapshot)
+            share, snapshot = self.snapshots.revert_and_record(
+                share, snapshot, p['wait'],
+                plan.record_revert and self.client.supports('snapshot_metadata'))
         plan.after = diff_view(snapshot)
-        self.finish_snapshot(plan, snapshot, share=share or {})
+        self.finish_snapshot(plan, snapshot, share=share or {}, changed=changed)
 
     # -- absent ------------------------------------------------------------
     def ensure_absent(self, snapshot):

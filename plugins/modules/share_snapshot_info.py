@@ -28,7 +28,11 @@ options:
     description: Name or ID of the share whose snapshots to list.
     type: str
   name:
-    description: Exact snapshot name.
+    description:
+      - Exact snapshot name, or a snapshot ID.
+      - A UUID-shaped value is tried as a snapshot ID first (one request), then as a
+        name when no snapshot has that ID, as in openstack.cloud; the snapshot with that ID
+        must also match the other filters given. Any other value costs no extra request.
     type: str
   name_pattern:
     description: Part of the name (Manila's C(name~) filter, API 2.36+).
@@ -130,8 +134,15 @@ class ShareSnapshotInfoModule(ManilaModule):
         for option, (feature, what) in OPTION_FEATURES.items():
             if p[option]:
                 self.client.require(feature, what)
-        snapshots = lookups.list_all(self.client, 'snapshots/detail', 'snapshots',
-                                     self.query())
+        query = self.query()
+
+        def listing(name):
+            return lookups.list_all(self.client, 'snapshots/detail', 'snapshots',
+                                    dict(query, name=name))
+        snapshots = lookups.listed_by_name_or_id(
+            self.client, 'snapshot', p['name'], listing, other_filters=any(
+                v is not None for k, v in query.items()
+                if k not in ('name', 'sort_key', 'sort_dir')))
         if p['with_export_locations']:
             api = SnapshotAPI(self.client)
             snapshots = [dict(s, export_locations=api.export_locations(s['id']))

@@ -24,7 +24,11 @@ extends_documentation_fragment:
   - openkeel.manila.attributes.info_module
 options:
   name:
-    description: Name or ID of one type (a UUID-shaped value is an ID).
+    description:
+      - Name or ID of one type.
+      - A UUID-shaped value is tried as a type ID first (one request), then as a
+        name when no type has that ID, as in openstack.cloud; the type with that ID
+        must also match the other filters given. Any other value costs no extra request.
     type: str
   extra_specs:
     description:
@@ -121,12 +125,13 @@ class ShareTypeInfoModule(ManilaModule):
     def run(self):
         p = self.params
         query = {'is_public': 'all' if p['is_public'] is None else str(p['is_public']).lower()}
-        if p['name'] and lookups.looks_like_uuid(p['name']):
-            found = lookups.get_by_id(self.client, 'share_type', p['name'])
-            types = [found] if found else []
-        else:
-            types = self.client.get('types', query=query).get('share_types', [])
-            types = [t for t in types if p['name'] in (None, t.get('name'))]
+
+        def listing(name):
+            # Manila's type listing has no name filter: matched in the one listing.
+            found = self.client.get('types', query=query).get('share_types', [])
+            return [t for t in found if name in (None, t.get('name'))]
+        # The visibility and extra spec filters are applied here, to either answer.
+        types = lookups.listed_by_name_or_id(self.client, 'share_type', p['name'], listing)
         types = [t for t in types if self.matches(t, p)]
         api = ShareTypeAPI(self.client)
         views = []

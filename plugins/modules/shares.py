@@ -21,7 +21,8 @@ description:
     lookup per share). The rules and export locations of a share are read only
     for shares that exist.
   - Writes are sent a few at a time (O(concurrency)) on the one session; a write
-    is never retried. Waits are one poll loop over every busy share, one listing
+    is sent again only after a 5xx, and only when Manila shows it was not
+    applied (a lost answer is looked up, never sent blindly again). Waits are one poll loop over every busy share, one listing
     per poll - first for the shares (created, resized, restored, deleted), then
     for their access rules (the share's C(access_rules_status)).
   - One share that cannot converge (over quota, a type the scheduler cannot
@@ -100,6 +101,9 @@ options:
         description:
           - Metadata the share should carry, merged into the existing keys unless
             purged. Manila's own C(__) keys are never touched.
+          - Checked for every share before the first request of the task, as
+            M(openkeel.manila.share) checks it (Manila's rules; an empty value is
+            refused); a key with no value (null) is removed if the share has it.
         type: dict
       purge_metadata:
         description:
@@ -144,7 +148,9 @@ options:
             choices: [rw, ro]
             default: rw
           metadata:
-            description: Metadata of the rule (API 2.45+).
+            description:
+              - Metadata of the rule (API 2.45+), by Manila's rules (a key of 1 to
+                255 characters, a value of 1 to 1023); a null value is refused.
             type: dict
           lock_deletion:
             description: Lock the new rule against deletion (API 2.82+).

@@ -303,6 +303,19 @@ def test_rules_of_a_share_in_error_need_2_74():
     assert share_needs_wait_for_rules(new, share, True) is False
 
 
+@pytest.mark.parametrize('status', ['extending_error', 'shrinking_error', 'reverting_error',
+                                    'shrinking_possible_data_loss_error', 'manage_error',
+                                    'backup_restoring_error'])
+@pytest.mark.parametrize('version', ['2.29', '2.73', '2.74'])
+def test_other_error_statuses_take_rule_changes_below_2_74(status, version):
+    # Manila adds only 'error' to the refused statuses below 2.74
+    # (manila/share/api.py _any_invalid_share_instance).
+    share = {'id': SHARE_ID, 'name': 'data', 'status': status}
+    client, session = make_client([], max_version=version)
+    assert share_needs_wait_for_rules(client, share, True) is False
+    assert session.writes() == []
+
+
 # -- calls on recorded HTTP -----------------------------------------------------------
 
 def listing(*rules):

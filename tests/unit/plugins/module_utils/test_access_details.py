@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import access
+from ansible_collections.openkeel.manila.plugins.module_utils import access, shares
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
     Plan,
@@ -157,11 +157,12 @@ def test_target_messages():
     ({'k': ''}, False),
     ({'k': 0}, True),          # '0' is a value
     ({'k': False}, True),      # 'False' is a value
+    ({'k': None}, False),      # not the text 'None'
 ])
 def test_metadata_limits(metadata, ok):
     raw = want(metadata=metadata)
     if ok:
-        assert normalize_rule(raw)['metadata'] == dict((k, access.as_metadata_value(v))
+        assert normalize_rule(raw)['metadata'] == dict((k, shares.as_metadata_value(v))
                                                        for k, v in metadata.items())
     else:
         with pytest.raises(InvalidInput) as err:
@@ -377,7 +378,9 @@ def test_pending_and_failed_rules():
     ('server_migrating_to', True, '2.99', CannotConverge),
     ('error', True, '2.74', False),
     ('error', True, '2.73', UnsupportedFeature),
-    ('extending_error', False, '2.73', UnsupportedFeature),
+    # Manila refuses only 'error' below 2.74 (manila/share/api.py _any_invalid_share_instance).
+    ('extending_error', False, '2.73', False),
+    ('reverting_error', False, '2.29', False),
 ])
 def test_share_needs_wait_for_rules(status, wait, version, outcome):
     client, _session = make_client([], max_version=version)

@@ -22,6 +22,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
     make_client,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
@@ -200,3 +201,84 @@ def test_the_module_kwargs_reach_ansible():
         with pytest.raises(Fail) as got:
             Exclusive()
     assert 'mutually exclusive: a|b' in got.value.result['msg']
+
+
+# -- a failure after Manila accepted writes (issue 21) ------------------------------
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+
+
+def scripted(monkeypatch, exchanges):
+    client, session = make_client(exchanges)
+    monkeypatch.setattr(Sample, '_connect', lambda self: client)
+    return client, session
+
+
+def test_a_failure_after_accepted_writes_is_changed_and_names_them(monkeypatch):
+    _client, session = scripted(monkeypatch, [
+        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': {'id': SHARE_ID}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
+            'code': 403, 'message': 'Requested share exceeds allowed gigabytes quota.'}})),
+    ])
+
+    def action(self):
+        self.client.put('shares/' + SHARE_ID, {'share': {'display_description': 'd'}})
+        self.client.action('shares/' + SHARE_ID, 'extend', {'new_size': 9999})
+    got = outcome(module(), action, Fail)
+    assert got['changed'] is True
+    assert got['accepted_writes'] == ['PUT shares/' + SHARE_ID]
+    assert got['msg'].endswith('Manila had already accepted 1 write of this task, so the cloud '
+                               'was changed: PUT shares/%s.' % SHARE_ID)
+    assert 'quota' in got['msg'] and got['status'] == 403
+    assert [c.method for c in session.writes()] == ['PUT', 'POST']
+
+
+def test_a_failure_before_any_accepted_write_is_not_changed(monkeypatch):
+    scripted(monkeypatch, [
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(400, {'badRequest': {
+            'code': 400, 'message': 'no'}})),
+    ])
+
+    def action(self):
+        self.client.action('shares/' + SHARE_ID, 'extend', {'new_size': 2})
+    got = outcome(module(), action, Fail)
+    assert 'changed' not in got and 'accepted_writes' not in got
+
+
+def test_reads_and_read_only_actions_are_no_accepted_writes(monkeypatch):
+    scripted(monkeypatch, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': {'id': SHARE_ID}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(200, {'access_list': []})),
+    ])
+
+    def action(self):
+        self.client.get('shares/' + SHARE_ID)
+        self.client.action('shares/' + SHARE_ID, 'access_list', None, read_only=True)
+        self.fail('later')
+    got = outcome(module(), action, Fail)
+    assert got == {'msg': 'later'}
+
+
+def test_a_write_seen_after_a_5xx_counts_and_many_are_shortened(monkeypatch):
+    exchanges = [('POST', '/v2/shares/%s/metadata' % SHARE_ID, RecordedResponse(
+        200, {'metadata': {}}))] * 6 + [
+        ('DELETE', '/v2/shares/%s/metadata/k' % SHARE_ID, RecordedResponse(503, {'computeFault': {
+            'code': 503, 'message': 'unwell'}})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(
+            200, {'share': {'id': SHARE_ID, 'metadata': {}}})),
+    ]
+    scripted(monkeypatch, exchanges)
+
+    def action(self):
+        for _time in range(6):
+            self.client.post('shares/%s/metadata' % SHARE_ID, {'metadata': {'a': 'b'}})
+        self.client.write_once(lambda: self.client.delete('shares/%s/metadata/k' % SHARE_ID),
+                               lambda: self.client.get('shares/' + SHARE_ID)['share'],
+                               'the removal of key k')
+        raise ManilaError('then this', status=409)
+    got = outcome(module(), action, Fail)
+    assert got['changed'] is True
+    assert got['accepted_writes'] == ['POST shares/%s/metadata' % SHARE_ID] * 6 + [
+        'the removal of key k']
+    assert 'accepted 7 writes of this task' in got['msg']
+    assert got['msg'].endswith('; and 2 more (see accepted_writes).')

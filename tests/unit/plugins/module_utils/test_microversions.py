@@ -35,6 +35,7 @@ EXPECTED = {
     'cephx_access_rules': ('2.13', None),
     'revert_to_snapshot': ('2.27', None),
     'migration': ('2.29', '2.96'),
+    'share_groups': ('2.31', '2.55'),
     'snapshot_export_locations': ('2.32', None),
     'export_location_filter': ('2.35', None),
     'name_pattern_filter': ('2.36', None),

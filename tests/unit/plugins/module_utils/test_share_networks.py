@@ -43,9 +43,10 @@ def subnet(subnet_id, zone=None, net=None, sub=None):
 
 
 class FakeUsage(object):
-    def __init__(self, servers=(), shares=()):
+    def __init__(self, servers=(), shares=(), soft_deleted=()):
         self.servers = list(servers)
         self.shares = list(shares)
+        self.soft_deleted = list(soft_deleted)
 
     def has_servers(self):
         return bool(self.servers or self.shares)
@@ -53,7 +54,7 @@ class FakeUsage(object):
     def describe(self):
         return 'share servers %s' % ', '.join(s['id'] for s in self.servers)
 
-    def subnet_blockers(self, subnet_, subnets):
+    def subnet_blockers(self, subnet_, network_):
         return 'shares x use it' if self.shares else ''
 
 
@@ -151,7 +152,7 @@ def in_use_plan(attached, services, purge=True, subnets=None, net=None):
 
 
 def test_a_network_with_share_servers_refuses_detaching_and_old_api_adds():
-    servers = FakeUsage(servers=[{'id': 'srv-1'}])
+    servers = FakeUsage(servers=[{'id': 'srv-1', 'status': 'active'}])
     plan = in_use_plan([LDAP, KRB], [LDAP2])
     reasons = in_use_refusals(plan, network(), servers, in_use_updates=True)
     assert len(reasons) == 1 and 'never detaches' in reasons[0] and 'krb' in reasons[0]

@@ -192,24 +192,47 @@ def test_a_member_sees_the_shares_instead_of_the_servers(shares, has):
 
 
 SUBNETS = [sn.subnet_entry(None, 'n0', 's0', 'sub-default'), sn.subnet_entry('z1', 'n1', 's1', 'sub-z1')]
+# As Manila shows them: the zone's subnet was added at noon.
+SHOWN = network(share_network_subnets=[
+    dict(SUBNETS[0], created_at='2026-12-01T09:00:00.000000'),
+    dict(SUBNETS[1], created_at='2026-12-01T12:00:00.000000')])
 
 
-def usage_of(servers=(), shares=()):
+def usage_of(servers=(), shares=(), soft_deleted=(), groups=()):
     usage = sn.Usage(None, 'nid')
     usage._servers = None if servers is None else list(servers)
     usage._shares = list(shares)
+    usage._soft_deleted = list(soft_deleted)
+    usage._groups = list(groups)
     return usage
 
 
+def share(share_id, name, zone, created='2026-12-01T13:00:00', server=None):
+    return {'id': share_id, 'name': name, 'availability_zone': zone, 'created_at': created,
+            'share_server_id': server}
+
+
 @pytest.mark.parametrize('subnet,servers,shares,blockers', [
-    # shares of the subnet's zone; for the default subnet: those of zones without a subnet
-    (SUBNETS[1], [], [{'id': 's1', 'name': 'a', 'availability_zone': 'z1'},
-                      {'id': 's0', 'name': 'b', 'availability_zone': 'z1'}],
+    # a member: shares of the subnet's zone made after it; for the default
+    # subnet: those of zones without a subnet, and older ones of zones with one
+    (SUBNETS[1], None, [share('s1', 'a', 'z1'), share('s0', 'b', 'z1')],
      'shares a (s1), b (s0) use it; delete or move them first'),
-    (SUBNETS[1], [], [{'id': 's2', 'name': 'c', 'availability_zone': 'z2'}], ''),
-    (SUBNETS[0], [], [{'id': 's2', 'name': 'c', 'availability_zone': 'z2'}],
-     'shares c (s2) use it; delete or move them first'),
-    (SUBNETS[0], [], [{'id': 's1', 'name': 'a', 'availability_zone': 'z1'}], ''),
+    (SUBNETS[1], None, [share('s2', 'c', 'z2')], ''),
+    (SUBNETS[0], None, [share('s2', 'c', 'z2')], 'shares c (s2) use it; delete or move them first'),
+    (SUBNETS[0], None, [share('s1', 'a', 'z1')], ''),
+    (SUBNETS[0], None, [share('s1', 'a', 'z1', created='2026-12-01T10:00:00')],
+     'shares a (s1) use it; delete or move them first'),
+    (SUBNETS[1], None, [share('s1', 'a', 'z1', created='2026-12-01T10:00:00')], ''),
+    (SUBNETS[1], None, [share('s1', 'a', 'z1', created=None)],
+     'shares a (s1) use it; delete or move them first'),
+    # an admin: the shares on the subnet's share servers, whatever their zone
+    (SUBNETS[1], [{'id': 'srv-z', 'share_network_subnet_ids': ['sub-z1']},
+                  {'id': 'srv-d', 'share_network_subnet_ids': ['sub-default']}],
+     [share('s1', 'a', 'z1', server='srv-d'), share('s2', 'b', 'z2', server='srv-z')],
+     'shares b (s2) use it; delete or move them first'),
+    (SUBNETS[0], [{'id': 'srv-d', 'share_network_subnet_id': 'sub-default'}],
+     [share('s1', 'a', 'z1', server='srv-d')], 'shares a (s1) use it; delete or move them first'),
+    (SUBNETS[0], [], [share('s1', 'a', None)], ''),
     # share servers Manila did not create itself, on the subnet (2.70+: a list of subnets)
     (SUBNETS[1], [{'id': 'srv-2', 'share_network_subnet_ids': ['sub-z1'], 'is_auto_deletable': False},
                   {'id': 'srv-1', 'share_network_subnet_id': 'sub-z1', 'is_auto_deletable': False}], [],
@@ -222,7 +245,66 @@ def usage_of(servers=(), shares=()):
     (SUBNETS[1], None, [], ''),      # servers hidden from a member
 ])
 def test_what_blocks_deleting_a_subnet(subnet, servers, shares, blockers):
-    assert usage_of(servers, shares).subnet_blockers(subnet, SUBNETS) == blockers
+    assert usage_of(servers, shares).subnet_blockers(subnet, SHOWN) == blockers
+
+
+def test_recycled_shares_and_share_groups_block_a_subnet_too():
+    groups = [{'id': 'g1', 'name': 'grp', 'availability_zone': 'z1', 'share_server_id': 'srv-z'}]
+    binned = [share('s9', 'old', 'z1', server='srv-z')]
+    member = usage_of(None, (), binned, groups)
+    assert member.subnet_blockers(SUBNETS[1], SHOWN) == (
+        'shares old (s9) use it; delete or move them first; '
+        'share groups grp (g1) use it; delete them first')
+    admin = usage_of([{'id': 'srv-z', 'share_network_subnet_ids': ['sub-z1']}], (), binned, groups)
+    assert admin.subnet_blockers(SUBNETS[1], SHOWN) == member.subnet_blockers(SUBNETS[1], SHOWN)
+    assert admin.subnet_blockers(SUBNETS[0], SHOWN) == ''
+
+
+def test_what_blocks_deleting_a_network():
+    assert usage_of(None).delete_blockers() == []
+    usage = usage_of([{'id': 'srv', 'is_auto_deletable': False}], [share('s1', 'a', None)],
+                     [share('s2', 'b', None)], [{'id': 'g1', 'name': 'grp'}])
+    assert usage.delete_blockers() == [
+        'shares a (s1) use it',
+        'shares b (s2) in the recycle bin use it (delete them for good, or restore them)',
+        'share groups grp (g1) use it; delete them first',
+        'share servers srv were not created by Manila (not auto-deletable); an admin must '
+        'remove them']
+
+
+def test_soft_deleted_shares_and_share_groups_are_read_where_the_api_has_them():
+    recycled = ('/v2/shares/detail?share_network_id=nid&is_soft_deleted=true&all_tenants=1'
+                '&with_count=true&limit=1000&offset=0')
+    groups = '/v2/share-groups/detail?share_network_id=nid&all_tenants=1'
+    client, session = make_client([
+        expect('GET', recycled, ok({'shares': [{'id': 's1'}], 'count': 1})),
+        expect('GET', groups, ok({'share_groups': [{'id': 'g1'}]})),
+    ])
+    usage = sn.Usage(client, 'nid')
+    assert usage.soft_deleted == usage.soft_deleted == [{'id': 's1'}]
+    assert usage.share_groups == usage.share_groups == [{'id': 'g1'}]
+    # share groups need the experimental header before 2.55; a policy may hide them
+    client, session = make_client([
+        expect('GET', groups, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}}),
+               experimental=True),
+    ], max_version='2.54')
+    usage = sn.Usage(client, 'nid')
+    assert usage.share_groups == [] and usage.soft_deleted == []
+    client, session = make_client([], max_version='2.30')
+    assert sn.Usage(client, 'nid').share_groups == []
+
+
+def test_what_stops_a_security_service_change_on_a_network_in_use():
+    unsupported = network(security_service_update_support=False)
+    assert len(sn.service_update_refusals(unsupported, usage_of([]))) == 1
+    assert sn.service_update_refusals(network(), usage_of([])) == []
+    assert sn.service_update_refusals(network(security_service_update_support=True),
+                                      usage_of([{'id': 'srv', 'status': 'active'}],
+                                               [dict(share('s1', 'a', None), status='available',
+                                                     access_rules_status='active')])) == []
+    # a member with only recycled shares: the network still has its share server
+    reasons = sn.service_update_refusals(network(), usage_of(None, (), [share('s2', 'b', None)]))
+    assert len(reasons) == 1 and 'b (s2) are in the recycle bin' in reasons[0]
 
 
 def test_the_subnets_of_a_share_server():
@@ -235,8 +317,8 @@ def test_in_use_refusals_ask_usage_about_each_deleted_subnet():
     seen = []
 
     class Seeing(sn.Usage):
-        def subnet_blockers(self, subnet, subnets):
-            seen.append((subnet['id'], [s['id'] for s in subnets]))
+        def subnet_blockers(self, subnet, network):
+            seen.append((subnet['id'], [s['id'] for s in network['share_network_subnets']]))
             return 'shares x use it'
     net = network(share_network_subnets=[{'id': 'sub0', 'availability_zone': None,
                                           'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'},
@@ -359,6 +441,8 @@ def test_a_replacement_already_made_is_not_sent_again():
 def test_a_service_check_without_an_answer_times_out_being_checked():
     client, session = make_client([
         expect('POST', ACTION, ok({'compatible': None})),
+        expect('GET', '/v2/messages?resource_id=new&sort_key=created_at&sort_dir=desc&limit=3',
+               ok({'messages': []})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
         sn.ShareNetworkAPI(client, timeout=0).check_service_change(network(), 'new')
@@ -368,6 +452,8 @@ def test_a_service_check_without_an_answer_times_out_being_checked():
 def test_a_refused_service_check_without_hosts_says_to_ask_an_admin():
     client, session = make_client([
         expect('POST', ACTION, ok({'compatible': False})),
+        expect('GET', '/v2/messages?resource_id=new&sort_key=created_at&sort_dir=desc&limit=3',
+               ok({'messages': []})),
     ], clock=FakeClock())
     with pytest.raises(WaitFailed) as err:
         sn.ShareNetworkAPI(client).check_service_change(network(), 'new')
@@ -414,14 +500,15 @@ def test_a_network_in_network_change_is_waited_for():
     client, session = make_client([
         expect('GET', NET_PATH, ok({'share_network': network()})),
         expect('GET', NET_PATH, ok({'share_network': network(status='error')})),
-        expect('GET', '/v2/messages?resource_id=nid&sort_key=created_at&sort_dir=desc&limit=3',
+        # Manila files a failed security service change under the service
+        expect('GET', '/v2/messages?resource_id=ss1&sort_key=created_at&sort_dir=desc&limit=3',
                ok({'messages': [{'user_message': 'update security service: backend refused.'}]})),
     ], clock=FakeClock())
     api = sn.ShareNetworkAPI(client)
     assert api.settle(network()) == network()          # at rest: no request
     assert api.settle(busy)['status'] == 'active'
     with pytest.raises(WaitFailed) as err:
-        api.settle(busy)
+        api.settle(busy, service_ids=['ss1'])
     assert 'went to error' in str(err.value) and 'backend refused' in str(err.value)
     with pytest.raises(CannotConverge) as err:
         api.settle(busy, wait=False)
@@ -460,3 +547,15 @@ def test_a_replacement_not_seen_whole_is_sent_again(attached):
     ], clock=FakeClock())
     sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
     assert len(session.writes()) == 2
+
+
+def test_the_messages_of_several_services_make_one_sentence():
+    def messages(resource_id, *texts):
+        return expect('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc'
+                      '&limit=3' % resource_id,
+                      ok({'messages': [{'user_message': t} for t in texts]}))
+    client, session = make_client([messages('ss1', 'refused.', 'down.'),
+                                   messages('ss2', 'down.', 'no realm.')])
+    explain = sn.service_messages(client, ['ss1', 'ss2'])
+    assert explain(None) == 'Manila says: refused. | down. | no realm.'
+    assert sn.service_messages(client, []) is None

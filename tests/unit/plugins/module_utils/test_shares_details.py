@@ -34,6 +34,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     immutable_error,
     match_in_listing,
     metadata_changes,
+    metadata_items,
+    metadata_to_send,
     normalize_metadata,
     oldest,
     plan_absent,
@@ -98,7 +100,8 @@ ACTION = GET + '/action'
     (dict(metadata={'k': 'v' * 1023}), True),
     (dict(metadata={'k': 'v' * 1024}), False),
     (dict(metadata={' ': 'v'}), False),
-    (dict(metadata={'k': ''}), True),
+    (dict(metadata={'k': ''}), False),
+    (dict(metadata={'k': None}), True),
     (dict(metadata={'_k': 'v'}), True),
     (dict(metadata={'__k': 'v'}), False),
     (dict(metadata={'k': [1]}), False),
@@ -134,6 +137,37 @@ def test_metadata_normalization():
     assert normalize_metadata({1: True, 'b': False, 'c': 2.5}) == {'1': 'True', 'b': 'False', 'c': '2.5'}
     assert user_metadata(None) == {}
     assert user_metadata({'__a': 1, '_b': 2, 'c': 3}) == {'_b': 2, 'c': 3}
+
+
+def test_metadata_is_checked_by_manilas_rules_before_any_request():
+    # manila/api/common.py check_metadata_properties: a blank value is refused
+    with pytest.raises(InvalidInput) as err:
+        normalize_metadata({'a': ''})
+    assert str(err.value) == ("metadata: key 'a' has an empty value, which Manila refuses. "
+                              "To remove the key, give it no value (null): a: ~")
+    # null means "remove this key": kept as None, never the text 'None'
+    assert normalize_metadata({'a': None, 'b': 1}) == {'a': None, 'b': '1'}
+    assert metadata_items({'a': 'x'}, "ip rule '1.2.3.4' metadata") == {'a': 'x'}
+    with pytest.raises(InvalidInput) as err:
+        metadata_items({'a': None}, "ip rule '1.2.3.4' metadata")
+    assert str(err.value) == "ip rule '1.2.3.4' metadata: key 'a' has no value (null); give it a value."
+    assert metadata_to_send({'a': None, 'b': '1'}) == {'b': '1'}
+
+
+def test_null_removes_a_key_with_or_without_purge():
+    current = {'a': '1', 'b': '2', '__x': 'y'}
+    assert metadata_changes(current, {'a': None}, purge=False) == ({}, ['a'])
+    assert metadata_changes(current, {'c': None}, purge=False) == ({}, [])
+    assert metadata_changes(current, {'a': None, 'c': 3}, purge=True) == ({'c': '3'}, ['a', 'b'])
+    with pytest.raises(InvalidInput):
+        metadata_changes(current, {'__x': None}, purge=False)
+
+
+def test_a_create_leaves_the_null_keys_out():
+    body = create_body(dict(share_proto='nfs', size=1, name='n', metadata={'a': None, 'b': 'x'}))
+    assert body['metadata'] == {'b': 'x'}
+    body = create_body(dict(share_proto='nfs', size=1, name='n', metadata={'a': None}))
+    assert 'metadata' not in body
 
 
 def test_metadata_changes():

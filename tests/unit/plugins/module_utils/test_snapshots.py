@@ -15,6 +15,7 @@ import pytest
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
+    Conflict,
     InvalidInput,
     WaitFailed,
 )
@@ -235,6 +236,51 @@ def test_manilas_409_for_a_snapshot_this_user_cannot_list_is_reworded():
         SnapshotAPI(client).revert_share(SHARE, NEW)
     assert str(err.value).startswith('Manila only reverts a share to its latest snapshot')
     assert 'Currently the latest snapshot is x' in str(err.value)
+
+
+# Manila's 409 answers to a revert (manila/api/v2/shares.py _revert), each with its
+# own message; only the latest-snapshot one is about the latest snapshot.
+SNAP_X = NEW['id']
+REVERT_409S = [
+    ("Share %s is in 'extending' state, but it must be in 'available' state to be reverted "
+     "to a snapshot." % SHARE_ID, CannotConverge, 'Manila reverts only an available share',
+     "'extending'"),
+    ("Snapshot %s is in 'creating' state, but it must be in 'available' state to be "
+     "restored." % SNAP_X, CannotConverge, 'only to an available snapshot', "'creating'"),
+    ('Share %s may not be reverted while it has an active task.' % SHARE_ID, CannotConverge,
+     'while a task (a migration) runs on it', 'active task'),
+    ('Snapshot %s belongs to a share %s which has access rules that are not active.'
+     % (SNAP_X, SHARE_ID), CannotConverge, 'only while all its access rules are active',
+     'openkeel.manila.share_access'),
+    ('Snapshot %s may not be restored because it is not the most recent snapshot of share %s. '
+     'Currently the latest snapshot is x.' % (SNAP_X, SHARE_ID), InvalidInput,
+     'Manila only reverts a share to its latest snapshot', 'latest snapshot is x'),
+]
+
+
+@pytest.mark.parametrize('message, cls, lead, detail', REVERT_409S)
+def test_each_409_to_a_revert_says_its_own_reason(message, cls, lead, detail):
+    client, session = make_client([
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(409, {'conflictingRequest': {
+            'code': 409, 'message': message}})),
+    ])
+    with pytest.raises(cls) as err:
+        SnapshotAPI(client).revert_share(SHARE, NEW)
+    text = str(err.value)
+    assert lead in text and detail in text and message in text
+    assert '409' in text
+    if cls is not InvalidInput:
+        assert 'latest snapshot' not in text
+
+
+def test_an_unknown_409_to_a_revert_is_passed_on_as_it_came():
+    client, session = make_client([
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(409, {'conflictingRequest': {
+            'code': 409, 'message': 'Something new.'}})),
+    ])
+    with pytest.raises(Conflict) as err:
+        SnapshotAPI(client).revert_share(SHARE, NEW)
+    assert str(err.value).startswith('Something new. (HTTP 409 on POST')
 
 
 def test_snapshot_metadata_needs_2_73_before_any_write():

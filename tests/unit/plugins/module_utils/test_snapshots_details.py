@@ -45,8 +45,12 @@ def test_views():
     assert sn.diff_view(None) == {} and sn.diff_view({}) == {}
     view = sn.diff_view(snap(metadata={'a': '1', '__x': 'y', sn.REVERT_MARKER: 't'}))
     assert view == {'name': 'n', 'description': 'd', 'share_id': 'sh', 'size': 3,
-                    'status': 'available', 'reverted': True, 'metadata': {'a': '1'}}
+                    'status': 'available', 'reverted': True, 'revert_requested': False,
+                    'metadata': {'a': '1'}}
     assert sn.diff_view(snap())['reverted'] is False
+    requested = sn.diff_view(snap(metadata={'a': '1', sn.REVERT_REQUESTED: 't'}))
+    assert (requested['reverted'], requested['revert_requested'], requested['metadata']) == (
+        False, True, {'a': '1'})
     after = sn.predicted_after(snap(metadata={'a': '1', 'b': '2'}),
                                {'display_name': 'x', 'display_description': 'y'}, {'c': '3'}, ['a', 'z'])
     assert (after['name'], after['description'], after['metadata']) == ('x', 'y', {'b': '2', 'c': '3'})
@@ -111,6 +115,29 @@ def test_update_and_absent_branches():
 def test_needs_revert():
     marked = snap(metadata={sn.REVERT_MARKER: 't'})
     assert sn.needs_revert(snap()) and not sn.needs_revert(marked) and sn.needs_revert(marked, True)
+
+
+@pytest.mark.parametrize('share_status,snap_status,outcome', [
+    ('reverting', 'restoring', sn.REVERT_IN_PROGRESS),
+    ('reverting_to_snapshot', 'available', sn.REVERT_IN_PROGRESS),
+    ('available', 'restoring', sn.REVERT_IN_PROGRESS),    # Manila frees the share first
+    ('reverting_error', 'available', sn.REVERT_FAILED),
+    ('available', 'available', sn.REVERT_FINISHED),
+    ('extending', 'available', sn.REVERT_FINISHED),       # finished, and the share moved on
+    ('error', 'available', sn.REVERT_FINISHED),
+])
+def test_what_became_of_a_requested_revert(share_status, snap_status, outcome):
+    requested = snap(status=snap_status, metadata={sn.REVERT_REQUESTED: 't'})
+    assert sn.requested_revert_outcome({'id': 'sh', 'status': share_status}, requested) == outcome
+    assert sn.revert_requested_at(requested) == 't' and sn.revert_requested_at(snap()) is None
+
+
+def test_the_request_key_is_kept_like_the_marker():
+    with pytest.raises(InvalidInput) as err:
+        sn.task_metadata({sn.REVERT_REQUESTED: 'now'})
+    assert sn.REVERT_REQUESTED in str(err.value)
+    kept = snap(metadata={'a': '1', sn.REVERT_MARKER: 't', sn.REVERT_REQUESTED: 't'})
+    assert sn.snapshot_metadata_changes(kept, {}, purge=True) == ({}, ['a'])
 
 
 def test_plan_share_snapshots_order_and_refusals():

@@ -309,8 +309,8 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
 
 # -- a poll that fails (issue 21, item 15) --------------------------------------------------
 
-BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&limit=1000&offset=0',
-          RecordedResponse(200, {'shares': []}))
+BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
+          RecordedResponse(200, {'shares': [], 'count': 0}))
 
 
 def failed_poll():
@@ -516,3 +516,12 @@ def test_a_share_without_the_key_is_adopted_and_one_with_this_value_converged(mo
     assert [r['skipped'] for r in result['shares']] == [False, False]
     assert [r['changed'] for r in result['shares']] == [True, False]
     assert session.bodies('POST') == [{'metadata': {'owner': 'repo'}}]
+
+
+def test_a_blank_metadata_value_fails_before_any_request(monkeypatch):
+    # Before: Manila refused it only once the share was created or changed.
+    outcome, session = run(monkeypatch, {'shares': [entry(1, metadata={'a': ''}),
+                                                    entry(2, metadata={'b': 1})]}, [])
+    assert isinstance(outcome, Fail)
+    assert "shares[0] (data1): metadata: key 'a' has an empty value" in outcome.result['msg']
+    assert len(session.calls) == 1  # the versions document of the recorded client only

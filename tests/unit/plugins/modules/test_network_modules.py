@@ -84,6 +84,24 @@ def network_reads(attached, services_lookups=()):
 
 
 SERVERS = ('GET', '/v2/share-servers?share_network_id=' + NET, ok({'share_servers': [SERVER]}))
+SHARE = {'id': '55555555-0000-0000-0000-000000000001', 'name': 'data', 'status': 'available',
+         'access_rules_status': 'active', 'availability_zone': 'nova',
+         'share_server_id': SERVER['id'], 'created_at': '2026-12-01T10:00:00.000000'}
+
+
+def shares_on(*shares):
+    return ('GET', '/v2/shares/detail?share_network_id=%s&all_tenants=1&with_count=true'
+            '&limit=1000&offset=0' % NET, ok({'shares': list(shares), 'count': len(shares)}))
+
+
+def recycled(*shares):
+    return ('GET', '/v2/shares/detail?share_network_id=%s&is_soft_deleted=true&all_tenants=1'
+            '&with_count=true&limit=1000&offset=0' % NET, ok({'shares': list(shares), 'count': len(shares)}))
+
+
+def groups_on(*groups):
+    return ('GET', '/v2/share-groups/detail?share_network_id=%s&all_tenants=1' % NET,
+            ok({'share_groups': list(groups)}))
 
 
 # -- share_network ------------------------------------------------------------------------
@@ -114,7 +132,7 @@ def test_from_2_63_a_service_reaches_share_servers_after_the_check_and_is_waited
     outcome, session = run(monkeypatch, 'share_network', {
         'name': 'net', 'security_services': ['ldap-one']},
         network_reads([], [LDAP]) + [
-            SERVERS,
+            SERVERS, shares_on(SHARE), recycled(),
             # the check starts afresh, is still running, then says yes
             ('POST', action, ok({'compatible': None}, 202)),
             ('POST', action, ok({'compatible': True}, 202)),
@@ -142,9 +160,12 @@ def test_a_backend_that_cannot_take_the_service_fails_the_task_before_the_change
     outcome, session = run(monkeypatch, 'share_network', {
         'name': 'net', 'security_services': ['ldap-two'], 'purge_security_services': True},
         network_reads([LDAP], [LDAP2]) + [
-            SERVERS,
+            SERVERS, shares_on(SHARE), recycled(),
             ('POST', action, ok({'compatible': False,
                                  'hosts_check_result': {'host@dhss': False}}, 202)),
+            # the backend's reason is filed under the new service
+            ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3'
+             % LDAP2['id'], ok({'messages': []})),
     ])
     assert isinstance(outcome, Fail)
     assert 'cannot take the change' in outcome.result['msg']

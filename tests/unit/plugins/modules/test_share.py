@@ -267,3 +267,48 @@ def test_a_share_made_by_another_task_at_the_same_time_is_adopted(monkeypatch):
     assert outcome.result['share']['id'] == SHARE_ID
     assert any('Another task created share' in w for w in outcome.result['warnings'])
     assert [c.method for c in session.writes()] == ['POST', 'DELETE']
+
+
+def test_a_blank_metadata_value_is_refused_before_any_request(monkeypatch):
+    # Before: the PUT (description) and the extend went out, then Manila refused the metadata.
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 2, 'description': 'new',
+                                         'metadata': {'a': ''}}, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith("metadata: key 'a' has an empty value")
+    assert session.requests() == ['GET /'] and 'changed' not in outcome.result
+
+
+def test_a_null_metadata_value_removes_the_key_without_purge(monkeypatch):
+    tagged = dict(SHARE, metadata={'a': '1', 'old': 'x'})
+    outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'old': None, 'gone': None}}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [tagged]})),
+        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, RecordedResponse(200)),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['metadata'] == {'a': '1'}
+    assert not any(c.body is not None and 'None' in str(c.body) for c in session.calls)
+
+
+def test_a_null_metadata_value_of_an_absent_key_is_no_change(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'gone': None}}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+    ])
+    assert outcome.result['changed'] is False and session.writes() == []
+
+
+def test_a_refusal_after_an_accepted_update_reports_changed(monkeypatch):
+    # The description is changed (PUT accepted), then the extend is over quota.
+    described = dict(SHARE, description='new')
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 5000, 'description': 'new'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': described})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
+            'code': 403, 'message': 'Requested share exceeds allowed project/user or share '
+                                    'type gigabytes quota.'}})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['changed'] is True
+    assert outcome.result['accepted_writes'] == ['PUT shares/' + SHARE_ID]
+    assert [c.method for c in session.writes()] == ['PUT', 'POST']

@@ -127,6 +127,165 @@ def test_a_recorded_revert_is_a_no_op_of_three_requests(monkeypatch):
     assert len(session.calls) == 3     # versions, share, snapshot (not mountable: no exports)
 
 
+# -- share_snapshot: a revert with wait=false, and the runs after it ------------------------
+
+REQUESTED = 'openkeel_revert_requested_at'
+MARKER = 'openkeel_reverted_at'
+REVERT_MESSAGES = ('/v2/messages?resource_id=%s&action_id=006&sort_key=created_at&sort_dir=desc'
+                   '&limit=3' % SHARE_ID)
+DROP_REQUEST = ('DELETE', '/v2/snapshots/%s/metadata/%s' % (SNAP_ID, REQUESTED), RecordedResponse(200))
+
+
+def later_run(share_status, metadata, snap_status='available'):
+    return [
+        ('GET', '/v2/shares/detail?name=data',
+         RecordedResponse(200, {'shares': [dict(SHARE, status=share_status)]})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         RecordedResponse(200, {'snapshots': [dict(SNAP, status=snap_status, metadata=metadata)]})),
+    ]
+
+
+def revert_without_wait(monkeypatch):
+    exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+    ]
+    return run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
+        '_ansible_diff': True}, exchanges)
+
+
+def test_a_revert_without_wait_is_recorded_as_requested_not_as_done(monkeypatch):
+    outcome, session = revert_without_wait(monkeypatch)
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['share']['status'] == 'reverting'
+    assert session.bodies('POST')[0] == {'revert': {'snapshot_id': SNAP_ID}}
+    assert list(session.bodies('POST')[1]['metadata']) == [REQUESTED]
+    assert list(result['snapshot']['metadata']) == [REQUESTED]
+    assert result['diff']['after']['reverted'] is False
+    assert result['diff']['after']['revert_requested'] is True
+
+
+def test_check_mode_of_a_revert_without_wait_shows_the_same_diff(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
+        '_ansible_diff': True},
+        by_name(snapshots=[dict(SNAP, metadata={})]) + [
+            ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1}))], check_mode=True)
+    real, _session = revert_without_wait(monkeypatch)
+    assert session.writes() == []
+    assert outcome.result['changed'] is True
+    assert outcome.result['diff']['after'] == real.result['diff']['after']
+
+
+def test_a_revert_that_failed_after_a_run_without_wait_fails_the_next_run(monkeypatch):
+    first, first_session = revert_without_wait(monkeypatch)
+    written = first_session.bodies('POST')[1]['metadata']     # what the first run recorded
+    exchanges = later_run('reverting_error', written) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2999-01-01T00:00:00.000000',
+             'user_message': 'revert to snapshot: Share Driver failed to revert share to snapshot.'}]})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False}, exchanges)
+    assert isinstance(outcome, Fail), outcome.result
+    msg = outcome.result['msg']
+    assert 'reverting_error' in msg and 'failed to revert share to snapshot' in msg
+    assert 'requested at %s' % written[REQUESTED] in msg
+    # The request is forgotten (it ended); nothing else is written, no second revert.
+    assert [(c.method, c.url.split('/v2/')[1]) for c in session.writes()] == [
+        ('DELETE', 'snapshots/%s/metadata/%s' % (SNAP_ID, REQUESTED))]
+
+
+def test_a_later_run_that_finds_the_revert_under_way_says_so_and_writes_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False},
+        later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}, snap_status='restoring'))
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is False
+    assert outcome.result['share']['status'] == 'reverting'
+    assert 'still in progress' in outcome.result['warnings'][0]
+    assert session.writes() == []
+
+
+def test_a_later_run_waits_for_the_revert_under_way_then_records_it(monkeypatch):
+    exchanges = later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(
+            SNAP, metadata={REQUESTED: '2026-12-01T11:00:00Z'})})),
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', '_ansible_diff': True}, exchanges)
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True
+    assert list(session.bodies('POST')[0]['metadata']) == [MARKER]
+    assert list(result['snapshot']['metadata']) == [MARKER]
+    assert (result['diff']['before']['revert_requested'], result['diff']['after']['reverted']) == (True, True)
+
+
+def test_a_later_run_that_finds_the_share_available_records_the_revert(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2026-12-01T10:59:59.000000', 'user_message': 'an older failure'}]})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False}, exchanges)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert list(session.bodies('POST')[0]['metadata']) == [MARKER]
+    assert list(outcome.result['snapshot']['metadata']) == [MARKER]
+    assert session.bodies('POST')[0]['metadata'][MARKER] >= '2026-12-01T11:00:00Z'
+
+
+def test_a_later_run_in_check_mode_reports_the_record_and_writes_nothing(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []}))]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges, check_mode=True)
+    assert outcome.result['changed'] is True
+    assert session.writes() == []
+
+
+def test_a_failure_repaired_since_the_request_is_not_recorded_as_a_revert(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+            {'created_at': '2026-12-01T11:00:02.000000', 'user_message': 'revert to snapshot: boom'}]})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'boom' in outcome.result['msg'] and 'reverts it again' in outcome.result['msg']
+    assert len(session.writes()) == 1
+
+
+def test_a_wait_that_runs_out_records_the_revert_as_requested(monkeypatch):
+    reverting = RecordedResponse(200, {'share': dict(SHARE, status='reverting')})
+    exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
+        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+    ] + [('GET', '/v2/shares/' + SHARE_ID, reverting)] * 3 + [
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         RecordedResponse(200, {'messages': []})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'timeout': 1}, exchanges)
+    assert isinstance(outcome, Fail), outcome.result
+    assert list(session.bodies('POST')[1]['metadata']) == [REQUESTED]
+    assert 'records the revert as requested' in outcome.result['msg']
+
+
 # -- share_snapshot: create ---------------------------------------------------------------
 
 def test_a_snapshot_that_fails_is_reported_with_manilas_message_and_left(monkeypatch):
@@ -327,3 +486,28 @@ def test_one_message_by_id(monkeypatch):
         ('GET', '/v2/messages/m1', RecordedResponse(200, {'message': MESSAGE})),
     ])
     assert outcome.result['messages'] == []     # it is about action 001
+
+
+@pytest.mark.parametrize('metadata,words', [
+    ({'a': ''}, "metadata: key 'a' has an empty value"),
+    ({'a': 'v' * 1024}, 'longer than 1023'),
+    ({'': 'v'}, 'a key is empty'),
+])
+def test_metadata_manila_refuses_fails_before_any_request(monkeypatch, metadata, words):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'description': 'd', 'metadata': metadata}, [])
+    assert isinstance(outcome, Fail)
+    assert words in outcome.result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_a_null_snapshot_metadata_value_is_not_sent_on_create(monkeypatch):
+    made = dict(SNAP, metadata={'b': 'x'})
+    args = {'share': 'data', 'name': 'tuesday', 'metadata': {'a': None, 'b': 'x'}, 'wait': False}
+    outcome, session = run(monkeypatch, share_snapshot, args, by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': made})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         RecordedResponse(200, {'snapshots': [made]})),
+    ])
+    assert outcome.result['changed'] is True, outcome.result
+    assert session.bodies('POST')[0]['snapshot']['metadata'] == {'b': 'x'}
