@@ -85,6 +85,13 @@ FEATURES = {
     'share_network_in_use_updates': ('2.63', None),
     'share_groups': ('2.31', '2.55'),   # listed to find what blocks a network's deletion
     'security_service_default_ad_site': ('2.76', None),
+    # quotas and limits (issue 22)
+    'quota_details': ('2.25', None),
+    'share_type_quotas': ('2.39', None),
+    'share_group_quotas': ('2.40', None),
+    'share_replica_quotas': ('2.53', None),
+    'per_share_gigabytes_quota': ('2.62', None),
+    'share_backup_quotas': ('2.80', None),
 }
 
 

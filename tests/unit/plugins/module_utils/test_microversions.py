@@ -62,6 +62,12 @@ EXPECTED = {
     'update_access_level': ('2.88', None),
     'availability_zone_filter': ('2.97', None),
     'migration_progress_api': ('2.98', None),
+    'quota_details': ('2.25', None),
+    'share_type_quotas': ('2.39', None),
+    'share_group_quotas': ('2.40', None),
+    'share_replica_quotas': ('2.53', None),
+    'per_share_gigabytes_quota': ('2.62', None),
+    'share_backup_quotas': ('2.80', None),
 }
 
 

@@ -1,0 +1,425 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Quotas and limits: the plan (pure functions), the fleet preflight, the calls.
+
+Manila's rules (manila/api/v2/quota_sets.py, quota_class_sets.py,
+manila/api/v1/limits.py):
+
+- ``/quota-sets/{project}`` shows, updates (PUT) and deletes (back to the
+  defaults) a project's quotas; ``?user_id=`` or ``?share_type=`` (2.39)
+  narrows them to one user or one share type (not both). A user's or a type's
+  quotas that were never set follow the project's.
+- ``/quota-sets/{project}/detail`` gives ``limit``, ``in_use`` and
+  ``reserved`` of each quota (2.25); ``/quota-sets/{project}/defaults`` the
+  defaults (the quota class ``default``); ``/quota-class-sets/{class}`` a
+  class (show and update; there is no delete).
+- Quota names arrived with microversions: share groups 2.40, replicas 2.53,
+  ``per_share_gigabytes`` 2.62, backups 2.80; Manila refuses a newer name
+  with 400.
+- An update to a limit below ``in_use + reserved`` is refused with 400
+  unless the body carries ``force: true`` (checked only where the current
+  limit is not -1). Manila writes the names one after the other, so a
+  refusal half way leaves the first ones changed: this module checks every
+  name before it sends anything.
+- Share type quotas take neither ``share_networks`` nor the share group
+  quotas.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    Forbidden,
+    InvalidInput,
+    NotFound,
+)
+
+# Manila's quota names, in the order Manila shows them; -1 is unlimited.
+QUOTA_NAMES = ('shares', 'gigabytes', 'snapshots', 'snapshot_gigabytes', 'share_networks',
+               'share_groups', 'share_group_snapshots', 'share_replicas',
+               'replica_gigabytes', 'per_share_gigabytes', 'backups', 'backup_gigabytes')
+# The names that need a newer API: name -> feature (microversions.FEATURES).
+NAME_FEATURES = {
+    'share_groups': 'share_group_quotas',
+    'share_group_snapshots': 'share_group_quotas',
+    'share_replicas': 'share_replica_quotas',
+    'replica_gigabytes': 'share_replica_quotas',
+    'per_share_gigabytes': 'per_share_gigabytes_quota',
+    'backups': 'share_backup_quotas',
+    'backup_gigabytes': 'share_backup_quotas',
+}
+# What a share type's quotas cannot hold.
+NOT_FOR_TYPES = ('share_networks', 'share_groups', 'share_group_snapshots')
+
+UPDATE = 'update'
+RESET = 'reset'
+NOTHING = 'nothing'
+
+# Manila's absolute limits (GET /limits) and the quota each one shows.
+LIMIT_NAMES = {
+    'maxTotalShares': 'shares', 'maxTotalShareGigabytes': 'gigabytes',
+    'maxTotalShareSnapshots': 'snapshots', 'maxTotalSnapshotGigabytes': 'snapshot_gigabytes',
+    'maxTotalShareNetworks': 'share_networks',
+}
+
+
+class Scope(object):
+    """Whose quotas: a project (optionally one user of it or one share type),
+    or a quota class."""
+
+    def __init__(self, project_id=None, user_id=None, share_type=None, quota_class=None):
+        self.project_id = project_id
+        self.user_id = user_id
+        self.share_type = share_type
+        self.quota_class = quota_class
+
+    def query(self):
+        if self.user_id:
+            return {'user_id': self.user_id}
+        if self.share_type:
+            return {'share_type': self.share_type}
+        return None
+
+    def describe(self):
+        if self.quota_class:
+            return 'quota class %s' % self.quota_class
+        text = 'project %s' % self.project_id
+        if self.user_id:
+            text = 'user %s of %s' % (self.user_id, text)
+        if self.share_type:
+            text = 'share type %s in %s' % (self.share_type, text)
+        return text
+
+
+# -- validation --------------------------------------------------------------------
+
+def validate(quotas, scope):
+    """InvalidInput for names and values Manila would refuse; before any request."""
+    problems = []
+    for name in sorted(quotas or {}):
+        value = quotas[name]
+        if name not in QUOTA_NAMES:
+            problems.append('%r is not a Manila quota (one of %s).' % (
+                name, ', '.join(QUOTA_NAMES)))
+        elif isinstance(value, bool) or not isinstance(value, int) or value < -1:
+            problems.append('quotas.%s must be a whole number, -1 for unlimited, got %r.'
+                            % (name, value))
+        elif scope.share_type and name in NOT_FOR_TYPES:
+            problems.append('quotas.%s cannot be set for a share type (Manila keeps it per '
+                            'project or user only).' % name)
+    if problems:
+        raise InvalidInput('Invalid quotas, nothing was changed: %s' % ' '.join(problems))
+
+
+def required_features(quotas, scope):
+    """[(feature, what)] the task needs, in the order of QUOTA_NAMES."""
+    needed = []
+    if scope.share_type:
+        needed.append(('share_type_quotas', 'Quotas of a share type'))
+    for name in QUOTA_NAMES:
+        if name in (quotas or {}) and name in NAME_FEATURES:
+            needed.append((NAME_FEATURES[name], 'The quota %s' % name))
+    return needed
+
+
+def limits_of(quota_set):
+    """A quota set as Manila shows it -> {name: limit} (details: their limit)."""
+    found = {}
+    for name in QUOTA_NAMES:
+        value = (quota_set or {}).get(name)
+        if isinstance(value, dict):
+            value = value.get('limit')
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def details_of(quota_set):
+    """A detail quota set -> {name: {limit, in_use, reserved}}."""
+    found = {}
+    for name in QUOTA_NAMES:
+        value = (quota_set or {}).get(name)
+        if isinstance(value, dict):
+            found[name] = {'limit': value.get('limit'), 'in_use': value.get('in_use', 0),
+                           'reserved': value.get('reserved', 0)}
+    return found
+
+
+# -- the plan ----------------------------------------------------------------------
+
+class Plan(object):
+    """What to do to one set of quotas.
+
+    ``action``: UPDATE (``body``: the names to send), RESET (delete: back to
+    the defaults) or NOTHING; ``before``/``after``: {name: limit} of the names
+    that count.
+    """
+
+    def __init__(self, action, body=None, before=None, after=None):
+        self.action = action
+        self.body = body or {}
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+
+def plan_present(actual, desired):
+    """Bring ``actual`` ({name: limit}) to ``desired``; names left out stay."""
+    body = dict((name, value) for name, value in desired.items()
+                if actual.get(name) != value)
+    before = dict((name, actual.get(name)) for name in desired)
+    after = dict(before, **body)
+    return Plan(UPDATE if body else NOTHING, body=body, before=before, after=after)
+
+
+def plan_absent(actual, reference):
+    """Back to ``reference`` (the defaults of a project; for a user or a share
+    type, the project's quotas, which they follow once theirs are deleted)."""
+    names = [name for name in QUOTA_NAMES if name in actual and name in reference]
+    differ = [name for name in names if actual[name] != reference[name]]
+    if not differ:
+        return Plan(NOTHING, before=dict((n, actual[n]) for n in names),
+                    after=dict((n, actual[n]) for n in names))
+    return Plan(RESET, before=dict((n, actual[n]) for n in names),
+                after=dict((n, reference[n]) for n in names))
+
+
+def below_use(plan, details):
+    """The names ``plan`` would set below what is used and reserved, as Manila
+    checks it (not where the current limit is -1): [(name, new, used)]."""
+    found = []
+    for name in QUOTA_NAMES:
+        if name not in plan.body or name not in details:
+            continue
+        value, detail = plan.body[name], details[name]
+        used = (detail.get('in_use') or 0) + (detail.get('reserved') or 0)
+        if value >= 0 and (detail.get('limit') or 0) >= 0 and used > value:
+            found.append((name, value, used))
+    return found
+
+
+def below_use_message(scope, found):
+    return ('%s uses more than the task allows: %s. Manila refuses a limit below what '
+            'is used and reserved; nothing was changed. Free the resources first, or set '
+            'force=true to set the limits anyway (Manila then refuses new resources until '
+            'the use falls below the limit; nothing is deleted).' % (
+                scope.describe()[:1].upper() + scope.describe()[1:],
+                ', '.join('%s %d in use and reserved, %d asked' % (n, u, v)
+                          for n, v, u in found)))
+
+
+# -- the fleet preflight -----------------------------------------------------------
+
+def _room(detail):
+    """(room, limit) of one quota detail; room None: unlimited."""
+    if not detail or detail.get('limit') is None or detail['limit'] < 0:
+        return None, None
+    used = (detail.get('in_use') or 0) + (detail.get('reserved') or 0)
+    return max(detail['limit'] - used, 0), detail['limit']
+
+
+def fleet_preflight(detail, needs, type_details=None):
+    """The refusal message when a run would exceed a quota, else None.
+
+    ``detail``: the project's quota detail ({name: {limit, in_use,
+    reserved}}, ``details_of``); ``needs``: what the run would add:
+    ``shares`` (shares to create), ``gigabytes`` (the sizes of the shares to
+    create plus the growth of the shares to extend), ``largest`` (the largest
+    size a share would have after the run: created or extended), and
+    ``per_type`` ({type name or ID: {'shares': n, 'gigabytes': g}}).
+    ``type_details``: {type: detail} of the types in ``per_type`` (a type
+    left out is not checked).
+    """
+    problems = []
+
+    def check(what, detail_of, shares, gigabytes):
+        wanted = []
+        rooms = []
+        for name, amount in (('shares', shares), ('gigabytes', gigabytes)):
+            room, limit = _room((detail_of or {}).get(name))
+            if room is not None and amount > room:
+                wanted.append('%d %s' % (amount, name))
+                rooms.append('%d (limit %d)' % (room, limit))
+        if wanted:
+            problems.append('%s: this run would need %s more; it has room for %s' % (
+                what, ' and '.join(wanted), ' and '.join(rooms)))
+
+    check('The project', detail, needs.get('shares', 0), needs.get('gigabytes', 0))
+    largest = needs.get('largest') or 0
+    limit = ((detail or {}).get('per_share_gigabytes') or {}).get('limit')
+    if limit is not None and 0 <= limit < largest:
+        problems.append('a share of %d GiB exceeds per_share_gigabytes %d' % (largest, limit))
+    for share_type in sorted(needs.get('per_type') or {}):
+        if share_type in (type_details or {}):
+            amounts = needs['per_type'][share_type]
+            check('Share type %s' % share_type, type_details[share_type],
+                  amounts.get('shares', 0), amounts.get('gigabytes', 0))
+    if not problems:
+        return None
+    return ('Over quota, nothing was changed: %s. Raise the quotas '
+            '(openkeel.manila.share_quota, as an admin) or ask for fewer or smaller '
+            'shares.' % '; '.join(problems))
+
+
+def fleet_needs(creates, extends):
+    """``needs`` for fleet_preflight from ``creates`` [(share_type, size)] and
+    ``extends`` [(share_type, old size, new size)]; a share type is a name or
+    an ID, None where the task names none (then only the project's quotas
+    count: the caller may pass the cloud's default type instead)."""
+    needs = {'shares': len(creates), 'gigabytes': 0, 'largest': 0, 'per_type': {}}
+    for share_type, size in creates:
+        needs['gigabytes'] += size
+        needs['largest'] = max(needs['largest'], size)
+        if share_type:
+            per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
+            per['shares'] += 1
+            per['gigabytes'] += size
+    for share_type, old, new in extends:
+        if new <= old:
+            continue
+        needs['gigabytes'] += new - old
+        needs['largest'] = max(needs['largest'], new)
+        if share_type:
+            per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
+            per['gigabytes'] += new - old
+    return needs
+
+
+PREFLIGHT_SKIPPED = ('The quota preflight was skipped: this user may not read the quotas of '
+                     'the project (%s); Manila still refuses what exceeds them, share by '
+                     'share.')
+
+
+# -- projects ----------------------------------------------------------------------
+
+def resolve_project(client, value):
+    """The ID of project ``value`` (name or ID; None: the task's own project).
+
+    The task's own project is known from its token; any other is asked from
+    Keystone (by ID, then by name), which members may not do.
+    """
+    own = client.token_project()
+    if value is None:
+        if own is None:
+            raise InvalidInput('project is required (the session does not say which '
+                               'project its token is scoped to).')
+        return own['id']
+    if own is not None and value in (own['id'], own['name']):
+        return own['id']
+    try:
+        if lookups.looks_like_uuid(value):
+            try:
+                return client.identity_get('projects/%s' % value)['project']['id']
+            except NotFound:
+                pass
+        found = client.identity_get('projects', query={'name': value}).get('projects', [])
+    except Forbidden:
+        raise InvalidInput('Keystone does not let this user look up project %r: only the '
+                           'task\'s own project (%s) can be named without an admin.' % (
+                               value, own['name'] if own else 'unknown'))
+    if not found:
+        raise InvalidInput('No project %r exists in Keystone.' % value)
+    if len(found) > 1:
+        raise InvalidInput('%d projects are named %r (in different domains): %s. Give the '
+                           'project ID.' % (len(found), value,
+                                            ', '.join(sorted(p['id'] for p in found))))
+    return found[0]['id']
+
+
+# -- calls -------------------------------------------------------------------------
+
+class QuotaAPI(object):
+    """The quota calls; every write through ``client.write_once``."""
+
+    def __init__(self, client):
+        self.client = client
+
+    @staticmethod
+    def _path(scope, tail=''):
+        if scope.quota_class:
+            return 'quota-class-sets/%s' % scope.quota_class
+        return 'quota-sets/%s%s' % (scope.project_id, tail)
+
+    def limits(self, scope):
+        """{name: limit} of the scope."""
+        body = self.client.get(self._path(scope), query=scope.query())
+        return limits_of(body.get('quota_class_set' if scope.quota_class else 'quota_set'))
+
+    def details(self, scope):
+        """{name: {limit, in_use, reserved}} of a project, user or type."""
+        body = self.client.get(self._path(scope, '/detail'), query=scope.query(),
+                               feature='quota_details')
+        return details_of(body.get('quota_set'))
+
+    def defaults(self, project_id):
+        body = self.client.get('quota-sets/%s/defaults' % project_id)
+        return limits_of(body.get('quota_set'))
+
+    def project_limits(self, project_id):
+        """What the quotas of a user or a share type fall back to: the project's quotas."""
+        return self.limits(Scope(project_id=project_id))
+
+    def fleet_check(self, needs):
+        """The preflight of a fleet run in the task's own project: the refusal
+        message (``fleet_preflight``) or None; None with a warning on the
+        client when this user may not read the quotas (the preflight is then
+        skipped).  Reads the project's quota detail, and that of each share
+        type in ``needs['per_type']`` that adds shares or gigabytes."""
+        if not needs.get('shares') and not needs.get('gigabytes'):
+            return None
+        own = self.client.token_project()
+        if own is None:
+            return None
+        try:
+            detail = self.details(Scope(project_id=own['id']))
+        except (Forbidden, NotFound) as exc:
+            self.client.warn(PREFLIGHT_SKIPPED % exc)
+            return None
+        types = {}
+        if self.client.supports('share_type_quotas'):
+            for share_type in sorted(needs.get('per_type') or {}):
+                try:
+                    types[share_type] = self.details(Scope(project_id=own['id'],
+                                                           share_type=share_type))
+                except NotFound:
+                    continue  # the create's own lookup names the unknown type
+        return fleet_preflight(detail, needs, types)
+
+    def absolute_limits(self):
+        """Manila's absolute limits of the task's project (GET /limits)."""
+        return self.client.get('limits').get('limits', {}).get('absolute', {})
+
+    # -- writes ------------------------------------------------------------------
+    def update(self, scope, body, force=False):
+        key = 'quota_class_set' if scope.quota_class else 'quota_set'
+        sent = dict(body)
+        if force and not scope.quota_class:
+            sent['force'] = True
+        path = self._path(scope)
+
+        def observe():
+            now = self.limits(scope)
+            return now if all(now.get(k) == v for k, v in body.items()) else None
+        return self.client.write_once(
+            lambda: limits_of(self.client.request('PUT', path, body={key: sent},
+                                                  query=scope.query()).get(key)),
+            observe, 'the quota update of %s' % scope.describe())
+
+    def reset(self, scope, reference):
+        """Delete the scope's quotas (back to ``reference``)."""
+        path = self._path(scope)
+
+        def observe():
+            now = self.limits(scope)
+            return now if all(now.get(k) == v for k, v in reference.items()
+                              if k in now) else None
+        self.client.write_once(lambda: self.client.request('DELETE', path,
+                                                           query=scope.query()), observe,
+                               'the quota reset of %s' % scope.describe())

@@ -1,0 +1,292 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The quota plan, the usage check and the fleet preflight (pure functions),
+table-driven; the quota calls on recorded HTTP."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.plugins.module_utils import quotas as q
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    expect,
+    make_client,
+)
+
+PROJECT = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'
+
+
+def detail(limit, in_use=0, reserved=0):
+    return {'limit': limit, 'in_use': in_use, 'reserved': reserved}
+
+
+# -- plan_present: (actual, desired) -> (action, body, before, after) -----------------
+PRESENT = [
+    ('nothing differs', {'shares': 10, 'gigabytes': 100}, {'shares': 10},
+     q.NOTHING, {}, {'shares': 10}, {'shares': 10}),
+    ('one of two differs', {'shares': 10, 'gigabytes': 100}, {'shares': 10, 'gigabytes': 200},
+     q.UPDATE, {'gigabytes': 200}, {'shares': 10, 'gigabytes': 100},
+     {'shares': 10, 'gigabytes': 200}),
+    ('unlimited is a value', {'shares': 10}, {'shares': -1},
+     q.UPDATE, {'shares': -1}, {'shares': 10}, {'shares': -1}),
+    ('a name the server did not show', {'shares': 10}, {'backups': 5},
+     q.UPDATE, {'backups': 5}, {'backups': None}, {'backups': 5}),
+    ('zero is not unset', {'snapshots': 0}, {'snapshots': 0},
+     q.NOTHING, {}, {'snapshots': 0}, {'snapshots': 0}),
+]
+
+
+@pytest.mark.parametrize('case,actual,desired,action,body,before,after', PRESENT,
+                         ids=[c[0] for c in PRESENT])
+def test_plan_present(case, actual, desired, action, body, before, after):
+    plan = q.plan_present(actual, desired)
+    assert (plan.action, plan.body, plan.before, plan.after) == (action, body, before, after)
+    assert plan.changed is (action != q.NOTHING)
+
+
+# -- plan_absent: (actual, reference) -> (action, before, after) -----------------------
+ABSENT = [
+    ('already the defaults', {'shares': 50, 'gigabytes': 1000},
+     {'shares': 50, 'gigabytes': 1000}, q.NOTHING,
+     {'shares': 50, 'gigabytes': 1000}, {'shares': 50, 'gigabytes': 1000}),
+    ('one differs', {'shares': 10, 'gigabytes': 1000}, {'shares': 50, 'gigabytes': 1000},
+     q.RESET, {'shares': 10, 'gigabytes': 1000}, {'shares': 50, 'gigabytes': 1000}),
+    ('names only one side shows are left out', {'shares': 10, 'backups': 3}, {'shares': 10},
+     q.NOTHING, {'shares': 10}, {'shares': 10}),
+]
+
+
+@pytest.mark.parametrize('case,actual,reference,action,before,after', ABSENT,
+                         ids=[c[0] for c in ABSENT])
+def test_plan_absent(case, actual, reference, action, before, after):
+    plan = q.plan_absent(actual, reference)
+    assert (plan.action, plan.before, plan.after) == (action, before, after)
+
+
+# -- below_use: what Manila refuses without force --------------------------------------
+BELOW = [
+    ('under use', {'shares': 2}, {'shares': detail(10, 3, 1)}, [('shares', 2, 4)]),
+    ('equal to use is fine', {'shares': 4}, {'shares': detail(10, 3, 1)}, []),
+    ('unlimited is fine', {'shares': -1}, {'shares': detail(10, 30)}, []),
+    ('Manila does not check where the limit is -1', {'shares': 1},
+     {'shares': detail(-1, 30)}, []),
+    ('several, in Manila\'s order', {'gigabytes': 5, 'shares': 0},
+     {'shares': detail(10, 1), 'gigabytes': detail(100, 10)},
+     [('shares', 0, 1), ('gigabytes', 5, 10)]),
+]
+
+
+@pytest.mark.parametrize('case,body,details,found', BELOW, ids=[c[0] for c in BELOW])
+def test_below_use(case, body, details, found):
+    assert q.below_use(q.Plan(q.UPDATE, body=body), details) == found
+
+
+def test_below_use_message_names_the_numbers_and_force():
+    text = q.below_use_message(q.Scope(project_id=PROJECT), [('shares', 2, 4)])
+    assert text.startswith('Project %s uses more' % PROJECT)
+    assert 'shares 4 in use and reserved, 2 asked' in text and 'force=true' in text
+
+
+# -- validation and gates ---------------------------------------------------------------
+BAD = [
+    ({'volumes': 1}, {}, "'volumes' is not a Manila quota"),
+    ({'shares': -2}, {}, 'quotas.shares must be a whole number'),
+    ({'shares': 'ten'}, {}, 'quotas.shares must be a whole number'),
+    ({'shares': True}, {}, 'quotas.shares must be a whole number'),
+    ({'share_networks': 1}, {'share_type': 'gold'}, 'quotas.share_networks cannot be set'),
+    ({'share_groups': 1}, {'share_type': 'gold'}, 'quotas.share_groups cannot be set'),
+]
+
+
+@pytest.mark.parametrize('quotas,scope,message', BAD)
+def test_validation(quotas, scope, message):
+    with pytest.raises(InvalidInput) as err:
+        q.validate(quotas, q.Scope(**scope))
+    assert message in str(err.value) and 'nothing was changed' in str(err.value)
+
+
+def test_valid_quotas_pass():
+    q.validate({'shares': -1, 'gigabytes': 0, 'share_networks': 2}, q.Scope())
+
+
+# name -> the version that brought it (None: always there)
+GATES = [
+    ('shares', None), ('gigabytes', None), ('snapshots', None), ('snapshot_gigabytes', None),
+    ('share_networks', None), ('share_groups', '2.40'), ('share_group_snapshots', '2.40'),
+    ('share_replicas', '2.53'), ('replica_gigabytes', '2.53'),
+    ('per_share_gigabytes', '2.62'), ('backups', '2.80'), ('backup_gigabytes', '2.80'),
+]
+
+
+def _before(version):
+    major, minor = version.split('.')
+    return '%s.%d' % (major, int(minor) - 1)
+
+
+@pytest.mark.parametrize('name,version', GATES)
+def test_each_quota_name_is_gated_at_its_version(name, version):
+    """A capped server on both sides of each name's version."""
+    assert sorted(n for n, _v in GATES) == sorted(q.QUOTA_NAMES)
+    needed = q.required_features({name: 1}, q.Scope())
+    if version is None:
+        assert needed == []
+        return
+    (feature, what), = needed
+    client, _session = make_client([], max_version=version)
+    client.require(feature, what)
+    client, _session = make_client([], max_version=_before(version))
+    with pytest.raises(Exception) as err:
+        client.require(feature, what)
+    assert str(err.value) == 'The quota %s needs Manila API %s; this cloud offers %s.' % (
+        name, version, _before(version))
+
+
+def test_type_quotas_need_2_39():
+    assert q.required_features({}, q.Scope(share_type='gold')) == [
+        ('share_type_quotas', 'Quotas of a share type')]
+    client, _session = make_client([], max_version='2.38')
+    with pytest.raises(Exception) as err:
+        client.require('share_type_quotas', 'Quotas of a share type')
+    assert 'needs Manila API 2.39' in str(err.value)
+
+
+# -- the fleet preflight ----------------------------------------------------------------
+ROOMY = {'shares': detail(10, 2), 'gigabytes': detail(100, 20, 5),
+         'per_share_gigabytes': detail(50)}
+PREFLIGHT = [
+    ('fits', ROOMY, {'shares': 8, 'gigabytes': 75, 'largest': 50}, None, None),
+    ('nothing to add', ROOMY, {}, None, None),
+    ('one share too many', ROOMY, {'shares': 9, 'gigabytes': 9}, None,
+     ['The project: this run would need 9 shares more; it has room for 8 (limit 10)']),
+    ('shares and gigabytes', ROOMY, {'shares': 9, 'gigabytes': 76}, None,
+     ['9 shares and 76 gigabytes more; it has room for 8 (limit 10) and 75 (limit 100)']),
+    ('per share gigabytes', ROOMY, {'shares': 1, 'gigabytes': 51, 'largest': 51}, None,
+     ['a share of 51 GiB exceeds per_share_gigabytes 50']),
+    ('unlimited', {'shares': detail(-1, 500), 'gigabytes': detail(-1),
+                   'per_share_gigabytes': detail(-1)},
+     {'shares': 900, 'gigabytes': 9000, 'largest': 900}, None, None),
+    ('the type\'s quota', ROOMY,
+     {'shares': 2, 'gigabytes': 2, 'per_type': {'gold': {'shares': 2, 'gigabytes': 2}}},
+     {'gold': {'shares': detail(3, 2), 'gigabytes': detail(10)}},
+     ['Share type gold: this run would need 2 shares more; it has room for 1 (limit 3)']),
+    ('a type without details is not checked', ROOMY,
+     {'shares': 2, 'gigabytes': 2, 'per_type': {'gold': {'shares': 2, 'gigabytes': 2}}},
+     {}, None),
+    ('reserved counts, use above the limit is no room', {'shares': detail(5, 6)},
+     {'shares': 1}, None, ['need 1 shares more; it has room for 0 (limit 5)']),
+]
+
+
+@pytest.mark.parametrize('case,details,needs,types,found', PREFLIGHT,
+                         ids=[c[0] for c in PREFLIGHT])
+def test_fleet_preflight(case, details, needs, types, found):
+    message = q.fleet_preflight(details, needs, types)
+    if found is None:
+        assert message is None
+        return
+    assert message.startswith('Over quota, nothing was changed: ')
+    for text in found:
+        assert text in message
+
+
+def test_fleet_needs_counts_creates_and_growth_per_type():
+    needs = q.fleet_needs([('gold', 10), (None, 5)], [('gold', 10, 30), ('silver', 8, 4)])
+    assert needs == {'shares': 2, 'gigabytes': 35, 'largest': 30,
+                     'per_type': {'gold': {'shares': 1, 'gigabytes': 30}}}
+
+
+# -- the calls ---------------------------------------------------------------------------
+def ok(body=None, status=200):
+    return RecordedResponse(status, body if body is not None else {})
+
+
+def test_update_sends_force_and_the_type_in_the_query():
+    client, session = make_client([
+        expect('PUT', '/v2/quota-sets/%s?share_type=gold' % PROJECT,
+               ok({'quota_set': {'shares': 1, 'gigabytes': 5}}),
+               body={'quota_set': {'shares': 1, 'force': True}}),
+    ])
+    scope = q.Scope(project_id=PROJECT, share_type='gold')
+    assert q.QuotaAPI(client).update(scope, {'shares': 1}, force=True) == {
+        'shares': 1, 'gigabytes': 5}
+    assert session.requests() == ['GET /', 'PUT /v2/quota-sets/%s?share_type=gold' % PROJECT]
+
+
+def test_a_class_is_updated_without_force():
+    client, _session = make_client([
+        expect('PUT', '/v2/quota-class-sets/gold',
+               ok({'quota_class_set': {'shares': 3}}),
+               body={'quota_class_set': {'shares': 3}}),
+    ])
+    assert q.QuotaAPI(client).update(q.Scope(quota_class='gold'), {'shares': 3},
+                                     force=True) == {'shares': 3}
+
+
+def test_a_lost_reset_is_looked_up():
+    client, session = make_client([
+        expect('DELETE', '/v2/quota-sets/%s?user_id=u1' % PROJECT, ok(status=503)),
+        expect('GET', '/v2/quota-sets/%s?user_id=u1' % PROJECT,
+               ok({'quota_set': {'shares': 50}})),
+    ])
+    q.QuotaAPI(client).reset(q.Scope(project_id=PROJECT, user_id='u1'), {'shares': 50})
+    assert len(session.writes()) == 1 and client.warnings
+
+
+def test_details_and_limits_read_what_manila_shows():
+    client, _session = make_client([
+        expect('GET', '/v2/quota-sets/%s/detail' % PROJECT, ok({'quota_set': {
+            'id': PROJECT, 'shares': detail(10, 1), 'gigabytes': detail(-1, 3, 2)}})),
+        ('GET', '/v2/limits', ok({'limits': {'rate': [], 'absolute': {'maxTotalShares': 10}}})),
+    ])
+    api = q.QuotaAPI(client)
+    assert api.details(q.Scope(project_id=PROJECT)) == {
+        'shares': detail(10, 1), 'gigabytes': detail(-1, 3, 2)}
+    assert api.absolute_limits() == {'maxTotalShares': 10}
+
+
+class Access(object):
+    project_id = PROJECT
+    project_name = 'team'
+    role_names = ['member']
+
+
+class Auth(object):
+    @staticmethod
+    def get_access(session):
+        return Access()
+
+
+def test_fleet_check_reads_the_project_and_each_type():
+    client, session = make_client([
+        ('GET', '/v2/quota-sets/%s/detail' % PROJECT, ok({'quota_set': {
+            'shares': detail(10, 9), 'gigabytes': detail(100)}})),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gold' % PROJECT, ok({'quota_set': {
+            'shares': detail(-1), 'gigabytes': detail(5)}})),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gone' % PROJECT,
+         ok({'itemNotFound': {'code': 404, 'message': 'no type'}}, status=404)),
+    ])
+    session.auth = Auth()
+    message = q.QuotaAPI(client).fleet_check(q.fleet_needs([('gold', 10), ('gone', 1)], []))
+    assert 'The project: this run would need 2 shares more; it has room for 1 (limit 10)' \
+        in message
+    assert 'Share type gold: this run would need 10 gigabytes more; it has room for 5' in message
+    assert session.writes() == []
+
+
+def test_fleet_check_is_skipped_when_quotas_cannot_be_read():
+    client, session = make_client([
+        ('GET', '/v2/quota-sets/%s/detail' % PROJECT,
+         ok({'forbidden': {'code': 403, 'message': 'Policy does not allow'}}, status=403)),
+    ])
+    session.auth = Auth()
+    assert q.QuotaAPI(client).fleet_check({'shares': 1, 'gigabytes': 1}) is None
+    assert client.warnings[0].startswith('The quota preflight was skipped')
+
+
+def test_fleet_check_reads_nothing_when_nothing_is_added():
+    client, _session = make_client([])
+    assert q.QuotaAPI(client).fleet_check({'shares': 0, 'gigabytes': 0}) is None

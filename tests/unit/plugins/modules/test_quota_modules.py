@@ -1,0 +1,216 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""share_quota and share_quota_info on recorded HTTP: projects resolved through
+Keystone, refusals before any write (a member, a limit below use, a name
+too new for the cloud), check mode, absent."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
+
+from ansible_collections.openkeel.manila.plugins.modules import share_limits_info
+from ansible_collections.openkeel.manila.plugins.modules import share_quota
+from ansible_collections.openkeel.manila.plugins.modules import share_quota_info
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    expect,
+    make_client,
+)
+
+OWN = '0000000000000000000000000000000a'
+TEAM = '0000000000000000000000000000000b'
+IDENTITY = 'http://127.0.0.1:5000/v3/'
+
+
+class Access(object):
+    def __init__(self, roles):
+        self.project_id = OWN
+        self.project_name = 'admin'
+        self.role_names = roles
+
+
+class Auth(object):
+    def __init__(self, roles):
+        self.roles = roles
+
+    def get_access(self, session):
+        return Access(self.roles)
+
+
+def ok(body=None, status=200):
+    return RecordedResponse(status, body if body is not None else {})
+
+
+def identity(path, answer):
+    return expect('GET', IDENTITY + path, answer, version=None)
+
+
+MODULES = {
+    'share_quota': (share_quota, share_quota.ShareQuotaModule),
+    'share_quota_info': (share_quota_info, share_quota_info.ShareQuotaInfoModule),
+    'share_limits_info': (share_limits_info, share_limits_info.ShareLimitsInfoModule),
+}
+
+
+def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False,
+        roles=('admin', 'member')):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    session.auth = Auth(list(roles))
+    session.get_endpoint = lambda **kwargs: 'http://127.0.0.1:5000/v3'
+    code, cls = MODULES[module]
+    monkeypatch.setattr(cls, '_connect', lambda self: client)
+    if check_mode:
+        args = dict(args, _ansible_check_mode=True)
+    args = dict(args, _ansible_diff=True)
+    with patch_module_args(args):
+        with pytest.raises(Exit) as outcome:
+            code.main()
+    return outcome.value, session
+
+
+def fails(monkeypatch, module, args, exchanges, **kwargs):
+    """The result of a run that must fail."""
+    outcome, session = run(monkeypatch, module, args, exchanges, **kwargs)
+    assert isinstance(outcome, Fail), outcome.result
+    assert session.writes() == []
+    return outcome.result
+
+
+def quota_set(**limits):
+    return ok({'quota_set': dict(limits, id=TEAM)})
+
+
+def detail(limit, in_use=0, reserved=0):
+    return {'limit': limit, 'in_use': in_use, 'reserved': reserved}
+
+
+def test_a_project_name_is_resolved_and_only_what_differs_is_sent(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {
+        'project': 'team-a', 'quotas': {'shares': 20, 'gigabytes': 1000}}, [
+        identity('projects?name=team-a', ok({'projects': [{'id': TEAM, 'name': 'team-a'}]})),
+        ('GET', '/v2/quota-sets/' + TEAM, quota_set(shares=50, gigabytes=1000)),
+        ('GET', '/v2/quota-sets/%s/detail' % TEAM, ok({'quota_set': {
+            'shares': detail(50, 3), 'gigabytes': detail(1000, 30)}})),
+        expect('PUT', '/v2/quota-sets/' + TEAM, quota_set(shares=20, gigabytes=1000),
+               body={'quota_set': {'shares': 20}}),
+    ])
+    result = outcome.result
+    assert result['changed'] is True and result['project_id'] == TEAM
+    assert result['quotas'] == {'shares': 20, 'gigabytes': 1000}
+    assert result['diff'] == {'before': {'shares': 50, 'gigabytes': 1000},
+                              'after': {'shares': 20, 'gigabytes': 1000}}
+    assert len(session.writes()) == 1
+
+
+def test_no_change_sends_no_write(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {'quotas': {'shares': 50}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+    ])
+    assert outcome.result['changed'] is False and session.writes() == []
+
+
+def test_check_mode_reports_the_change_without_a_write(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {'project': TEAM,
+                                                        'quotas': {'shares': 60}}, [
+        identity('projects/' + TEAM, ok({'project': {'id': TEAM}})),
+        ('GET', '/v2/quota-sets/' + TEAM, quota_set(shares=50)),
+        ('GET', '/v2/quota-sets/%s/detail' % TEAM, ok({'quota_set': {'shares': detail(50)}})),
+    ], check_mode=True)
+    assert outcome.result['changed'] is True and outcome.result['quotas'] == {'shares': 60}
+    assert session.writes() == []
+
+
+def test_a_limit_below_use_fails_before_any_write_unless_forced(monkeypatch):
+    reads = [('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+             ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {
+                 'shares': detail(50, 4, 1)}}))]
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'shares': 2}}, reads)
+    assert 'shares 5 in use and reserved, 2 asked' in failed['msg']
+    assert 'force=true' in failed['msg']
+    outcome, session = run(monkeypatch, 'share_quota', {'quotas': {'shares': 2}, 'force': True}, [
+        reads[0],
+        expect('PUT', '/v2/quota-sets/' + OWN, quota_set(shares=2),
+               body={'quota_set': {'shares': 2, 'force': True}}),
+    ])
+    assert outcome.result['changed'] is True and len(session.writes()) == 1
+
+
+def test_a_member_is_refused_before_any_write(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'shares': 3}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+    ], roles=('member', 'reader'))
+    message = failed['msg']
+    assert 'needs an admin' in message and 'share_quota_info' in message
+    assert 'member, reader' in message
+
+
+def test_a_name_too_new_fails_before_any_request_to_manila(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'shares': 3, 'backups': 2}}, [],
+                   max_version='2.79')
+    assert failed['msg'] == (
+        'The quota backups needs Manila API 2.80; this cloud offers 2.79.')
+
+
+def test_an_unknown_project_and_a_member_asking_keystone(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'project': 'nobody', 'quotas': {'shares': 3}}, [
+        identity('projects?name=nobody', ok({'projects': []}))])
+    assert "No project 'nobody' exists in Keystone." == failed['msg']
+    failed = fails(monkeypatch, 'share_quota_info', {'project': 'team-a'}, [
+        identity('projects?name=team-a', ok({'error': {'code': 403, 'message': 'no'}},
+                                            status=403))], roles=('member',))
+    assert 'only the task\'s own project (admin)' in failed['msg']
+
+
+def test_absent_resets_a_project_to_the_defaults(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {'state': 'absent'}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20, gigabytes=1000)),
+        ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(shares=50, gigabytes=1000)),
+        ('DELETE', '/v2/quota-sets/' + OWN, ok(status=202)),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50, gigabytes=1000)),
+    ])
+    assert outcome.result['changed'] is True
+    assert outcome.result['diff']['after'] == {'shares': 50, 'gigabytes': 1000}
+    assert outcome.result['quotas'] == {'shares': 50, 'gigabytes': 1000}
+    assert len(session.writes()) == 1
+
+
+def test_absent_for_a_type_compares_with_the_project(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {'state': 'absent',
+                                                        'share_type': 'gold'}, [
+        ('GET', '/v2/quota-sets/%s?share_type=gold' % OWN, quota_set(shares=20)),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20)),
+    ])
+    assert outcome.result['changed'] is False and session.writes() == []
+
+
+def test_a_class_cannot_be_reset():
+    with pytest.raises(Fail) as failed:
+        with patch_module_args({'quota_class': 'gold', 'state': 'absent'}):
+            share_quota.main()
+    assert 'A quota class cannot be reset' in failed.value.result['msg']
+
+
+def test_info_returns_use_reservations_and_defaults(monkeypatch):
+    outcome, _session = run(monkeypatch, 'share_quota_info', {}, [
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {
+            'id': OWN, 'shares': detail(50, 2, 1)}})),
+        ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(shares=50)),
+    ], roles=('member',))
+    assert outcome.result['quotas'] == {'shares': detail(50, 2, 1)}
+    assert outcome.result['defaults'] == {'shares': 50}
+    assert outcome.result['changed'] is False
+
+
+def test_limits_info(monkeypatch):
+    outcome, _session = run(monkeypatch, 'share_limits_info', {}, [
+        ('GET', '/v2/limits', ok({'limits': {'rate': [], 'absolute': {
+            'maxTotalShares': 50, 'totalSharesUsed': 2}}}))])
+    assert outcome.result['limits'] == {'maxTotalShares': 50, 'totalSharesUsed': 2}
