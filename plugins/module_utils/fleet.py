@@ -49,6 +49,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
+    QuotaAPI,
+    fleet_needs,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     CREATE,
     DELETE,
@@ -257,9 +261,31 @@ class Fleet(object):
         self.settle(items + purged)
         self.steps([i for i in items if i.present and i.share], Step(run=self.read_current))
         self.plan(items, purged)
+        self.check_quotas(items)
         if not self.check_mode:
             self.apply(items, purged)
         return purged
+
+    def check_quotas(self, items):
+        """The quota preflight (before any write, also in check mode): what the
+        planned creates and extends need against the room the project's quotas
+        (and its share types' quotas) leave; InvalidInput naming the numbers.
+        Costs nothing when nothing grows; skipped, with a warning, where the
+        user may not read the quotas."""
+        creates, extends = [], []
+        for item in items:
+            plan = item.plan
+            if not item.ok or plan is None:
+                continue
+            if plan.action == CREATE:
+                share_type = item.entry['share_type'] or (self.default_type or {}).get('name')
+                creates.append((share_type, item.desired['size'] or 0))
+            elif plan.action == UPDATE and plan.new_size and plan.new_size > item.share['size']:
+                share_type = item.share.get('share_type_name') or item.share.get('share_type')
+                extends.append((share_type, item.share['size'], plan.new_size))
+        refusal = QuotaAPI(self.client).fleet_check(fleet_needs(creates, extends))
+        if refusal:
+            raise InvalidInput(refusal)
 
     def prepare_rules(self, items):
         """Every rule of every share checked at the negotiated version (before any write)."""

@@ -375,7 +375,7 @@ class QuotaAPI(object):
         if not needs.get('shares') and not needs.get('gigabytes'):
             return None
         own = self.client.token_project()
-        if own is None:
+        if own is None or not own.get('id'):
             return None
         try:
             detail = self.details(Scope(project_id=own['id']))

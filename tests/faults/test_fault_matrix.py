@@ -451,7 +451,7 @@ def test_three_plays_race_for_one_name(request, coll_path, admin, prefix, proxy,
 
 # The fleet's listing (first lookup, then one per poll); not its recycle-bin listing
 # (?is_soft_deleted=true) nor the namesake check (?name=).
-FLEET_LISTING = r'^/v2/shares/detail\?limit='
+FLEET_LISTING = r'^/v2/shares/detail\?with_count=true&limit='
 # A listing the client could not read: the read and its three retries.
 CLIENT_ATTEMPTS = 4
 UNKNOWN = 'state unknown'

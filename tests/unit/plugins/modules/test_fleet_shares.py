@@ -525,3 +525,87 @@ def test_a_blank_metadata_value_fails_before_any_request(monkeypatch):
     assert isinstance(outcome, Fail)
     assert "shares[0] (data1): metadata: key 'a' has an empty value" in outcome.result['msg']
     assert len(session.calls) == 1  # the versions document of the recorded client only
+
+
+# -- the quota preflight (issue 22) ---------------------------------------------------------
+
+QUOTA_DETAIL = '/v2/quota-sets/p1/detail'
+TYPE_QUOTA_DETAIL = '/v2/quota-sets/p1/detail?share_type=default'
+
+
+def quota_detail(shares, gigabytes):
+    """A quota detail: (limit, in_use) of shares and gigabytes."""
+    return RecordedResponse(200, {'quota_set': {
+        'shares': {'limit': shares[0], 'in_use': shares[1], 'reserved': 0},
+        'gigabytes': {'limit': gigabytes[0], 'in_use': gigabytes[1], 'reserved': 0},
+        'per_share_gigabytes': {'limit': -1, 'in_use': 0, 'reserved': 0}}})
+
+
+def own_project(monkeypatch):
+    monkeypatch.setattr(ManilaClient, 'token_project',
+                        lambda self: {'id': 'p1', 'name': 'demo', 'roles': ['member']})
+
+
+def test_a_run_that_would_exceed_the_quota_fails_before_any_write(monkeypatch):
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, size=5, share_type='default', access_rules=None),
+        entry(2, size=5, share_type='default', access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, quota_detail((10, 9), (1000, 10))),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 9), (-1, 10))),
+    ])
+    assert isinstance(outcome, Fail)
+    msg = outcome.result['msg']
+    assert msg.startswith('Over quota, nothing was changed')
+    assert 'this run would need 2 shares more; it has room for 1 (limit 10)' in msg
+    assert session.writes() == []
+
+
+def test_the_preflight_is_also_refused_in_check_mode(monkeypatch):
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=50, share_type='default',
+                                                          access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, quota_detail((10, 0), (40, 0))),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 0), (-1, 0))),
+    ], check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert '50 gigabytes' in outcome.result['msg'] and session.writes() == []
+
+
+def test_a_run_within_the_quota_creates(monkeypatch):
+    own_project(monkeypatch)
+    created = share(1, status='available', size=5)
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=5, share_type='default',
+                                                          access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, quota_detail((10, 1), (100, 5))),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 1), (-1, 5))),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        listing(created),
+        ('GET', '/v2/shares/detail?name=data1', RecordedResponse(200, {'shares': [created]})),
+        exports_of(1),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [c.method for c in session.writes()] == ['POST']
+
+
+def test_a_user_who_may_not_read_quotas_is_told_the_preflight_was_skipped(monkeypatch):
+    own_project(monkeypatch)
+    created = share(1, status='available', size=5)
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=5, share_type='default',
+                                                          access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}})),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        listing(created),
+        ('GET', '/v2/shares/detail?name=data1', RecordedResponse(200, {'shares': [created]})),
+        exports_of(1),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert any('quota preflight was skipped' in w for w in outcome.result['warnings'])
