@@ -80,6 +80,12 @@ FEATURES = {
     'share_network_subnets': ('2.51', None),
     'share_network_in_use_updates': ('2.63', None),
     'security_service_default_ad_site': ('2.76', None),
+    # share replicas (issue 23): experimental until 2.56
+    'share_replicas': ('2.11', '2.56'),
+    'replica_export_locations': ('2.47', '2.56'),
+    'replica_share_network': ('2.72', None),
+    'replica_quiesce_wait_time': ('2.75', None),
+    'replica_metadata': ('2.95', None),
 }
 
 

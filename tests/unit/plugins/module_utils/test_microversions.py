@@ -59,6 +59,11 @@ EXPECTED = {
     'update_access_level': ('2.88', None),
     'availability_zone_filter': ('2.97', None),
     'migration_progress_api': ('2.98', None),
+    'share_replicas': ('2.11', '2.56'),
+    'replica_export_locations': ('2.47', '2.56'),
+    'replica_share_network': ('2.72', None),
+    'replica_quiesce_wait_time': ('2.75', None),
+    'replica_metadata': ('2.95', None),
 }
 
 
