@@ -420,4 +420,3 @@ class ReplicaAPI(object):
             'Replica %s' % replica_id, 'it to finish %s' % replica.get('status'),
             self.timeout, describe=lambda r: r.get('status'),
             explain=user_message_explainer(self.client, replica_id))
-
