@@ -122,6 +122,14 @@ BACKENDS = (
     Backend('epsilon', 'EPSILON', True, 'zero', OTHER_ZONE, 0),
 )
 POOLS = {b.name: b.pool for b in BACKENDS}
+# Share replication: backends of one replication_domain replicate to each
+# other.  The Dummy driver then reports replication_type 'readable' (the
+# only type it knows) on its pool.  beta and gamma: a share of type
+# 'replicated-readable' lands on gamma (the capacity weigher, see reserved
+# above) and its replica on beta (a replica never goes to a host that has
+# one already).  Types without replication_type are not affected.
+REPLICATION_DOMAIN = 'openkeel-replication'
+REPLICATION_BACKENDS = ('beta', 'gamma')
 # The standalone network plugin of the DHSS backends (no Neutron): it hands
 # out addresses of this range to share servers, whatever neutron_net_id
 # and neutron_subnet_id a share network names (it reads neither).
@@ -146,6 +154,9 @@ SHARE_TYPES = {
     'gamma': (False, {'share_backend_name': 'GAMMA'}),
     'dhss': (True, {}),        # delta and epsilon: the zone decides
     'nowhere': (False, {'share_backend_name': 'NOWHERE'}),
+    # beta and gamma (REPLICATION_BACKENDS); no share_backend_name, so that
+    # the replica can go to the other one.
+    'replicated-readable': (False, {'replication_type': 'readable'}),
 }
 # Big enough for a fleet of 100+ shares per project and lane.
 QUOTAS = {'shares': 1000, 'gigabytes': 100000, 'snapshots': 1000,
@@ -792,6 +803,8 @@ def share_conf(delay):
             opts.append(('backend_availability_zone', b.zone))
         if b.reserved:
             opts.append(('reserved_share_percentage', b.reserved))
+        if b.name in REPLICATION_BACKENDS:
+            opts.append(('replication_domain', REPLICATION_DOMAIN))
         if b.dhss:
             # One group for both: the Dummy driver wants one admin
             # address per share server as well as two user addresses.
@@ -1552,6 +1565,7 @@ def integration_vars(sec, lane=None):
         'manila_type_fast': 'gamma',
         'manila_type_dhss': 'dhss',
         'manila_type_unplaceable': 'nowhere',
+        'manila_type_replicated': 'replicated-readable',
         'manila_zone': DEFAULT_ZONE,
         'manila_zone_other': OTHER_ZONE,
         'manila_zone_unknown': 'no-such-zone',

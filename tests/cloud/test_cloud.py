@@ -29,6 +29,9 @@ PAGED_LIMIT = 5
 REQUEST_LOG = os.path.join(STATE, 'logs', 'manila-requests.log')
 POOL_ALPHA = 'openkeel@alpha#fake_pool_for_ALPHA'
 POOL_GAMMA = 'openkeel@gamma#fake_pool_for_GAMMA'
+POOL_BETA = 'openkeel@beta#fake_pool_for_BETA'
+# replicas without the experimental header (2.56+)
+REPLICA_VERSION = '2.56'
 MICROVERSION = '2.65'
 DEADLINE = 120
 # The Dummy driver's upstream delay of create_share alone: a share on a
@@ -283,6 +286,61 @@ def test_user_message_of_a_share_no_backend_can_place():
         assert 'No storage could be allocated' in messages[0]['user_message']
     finally:
         member.delete('/shares/' + share_id, 'share')
+
+
+def wait_replicas(cloud, share_id, ready):
+    """Poll the share's replicas until ready(replicas); they must not fail."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        replicas = cloud.ok('GET', '/share-replicas/detail?share_id=' + share_id,
+                            version=REPLICA_VERSION)['share_replicas']
+        if ready(replicas):
+            return replicas
+        for replica in replicas:
+            assert 'error' not in (replica['status'], replica['replica_state']), replicas
+        assert time.monotonic() < deadline, replicas
+        time.sleep(0.2)
+
+
+def test_a_replica_reaches_in_sync_and_is_promoted():
+    """A share of type replicated-readable lands on gamma, its replica on beta
+    (the other backend of the replication_domain), in_sync; promoted, the
+    roles swap."""
+    admin = Cloud('admin')
+    pools = {p['name']: p['capabilities'] for p in
+             admin.ok('GET', '/scheduler-stats/pools/detail')['pools']}
+    for pool in (POOL_GAMMA, POOL_BETA):
+        assert pools[pool].get('replication_type') == 'readable', pools[pool]
+        assert pools[pool].get('replication_domain') == 'openkeel-replication'
+    assert not pools[POOL_ALPHA].get('replication_type')
+    share_id = create_share(admin, share_type='replicated-readable')
+    replica_id = None
+    try:
+        share = admin.wait('/shares/' + share_id, 'share', 'available')
+        assert share['host'] == POOL_GAMMA, share
+        assert share['replication_type'] == 'readable'
+        replica_id = admin.ok('POST', '/share-replicas', version=REPLICA_VERSION,
+                              status=(200, 202),
+                              json={'share_replica': {'share_id': share_id}}
+                              )['share_replica']['id']
+        replicas = wait_replicas(admin, share_id, lambda rs: any(
+            r['id'] == replica_id and r['status'] == 'available'
+            and r['replica_state'] == 'in_sync' for r in rs))
+        hosts = {r['id']: r['host'] for r in replicas}
+        assert hosts[replica_id] == POOL_BETA, replicas
+        admin.ok('POST', '/share-replicas/%s/action' % replica_id, status=(200, 202),
+                 version=REPLICA_VERSION, json={'promote': None})
+        wait_replicas(admin, share_id, lambda rs: all(
+            r['status'] == 'available'
+            and r['replica_state'] == ('active' if r['id'] == replica_id else 'in_sync')
+            for r in rs))
+    finally:
+        replicas = admin.ok('GET', '/share-replicas/detail?share_id=' + share_id,
+                            version=REPLICA_VERSION)['share_replicas']
+        # the share can go only with its last (active) replica
+        delete_all(admin, [('/share-replicas/' + r['id'], 'share_replica')
+                           for r in replicas if r['replica_state'] != 'active'])
+        admin.delete('/shares/' + share_id, 'share')
 
 
 def log_lines_after(size):

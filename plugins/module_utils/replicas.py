@@ -1,0 +1,422 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Share replicas: the plan (desired vs actual, pure functions) and the calls.
+
+``plan(share, replicas, desired)`` answers "what must happen to this share's
+replicas" from what Manila shows and the task, as a ``Plan`` (action, before,
+after, changed); ``ReplicaAPI`` sends it and waits.  The ``share_replica``
+and ``share_replica_info`` modules and the ``share_failover`` role use both.
+
+Replication is experimental below API 2.56: every replica call carries the
+experimental header there (the ``share_replicas`` feature of
+microversions.FEATURES).  A replica's own export locations need 2.47.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    InvalidInput,
+    NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
+    user_message_explainer,
+    wait_until,
+)
+
+# replica_state values (manila/common/constants.py).
+ACTIVE = 'active'
+IN_SYNC = 'in_sync'
+OUT_OF_SYNC = 'out_of_sync'
+STATE_ERROR = 'error'
+
+# Replica (share instance) statuses.
+AVAILABLE = 'available'
+STATUS_ERRORS = frozenset(['error', 'error_deleting'])
+BUSY = frozenset(['creating', 'deleting', 'replication_change'])
+LEAVING = frozenset(['deleting', 'error_deleting', 'deleted'])
+
+# Plan actions.
+CREATE = 'create'
+DELETE = 'delete'
+PROMOTE = 'promote'
+RESYNC = 'resync'
+NOTHING = 'nothing'
+
+VIEW_FIELDS = ('id', 'share_id', 'status', 'replica_state', 'availability_zone', 'host',
+               'share_network_id')
+
+
+def view(replica):
+    """The part of a replica shown in diffs and results that list several."""
+    if not replica:
+        return {}
+    return dict((k, replica.get(k)) for k in VIEW_FIELDS)
+
+
+def label(replica):
+    return 'Replica %s (%s, zone %s)' % (replica['id'], replica.get('replica_state'),
+                                         replica.get('availability_zone'))
+
+
+def is_active(replica):
+    return replica.get('replica_state') == ACTIVE
+
+
+def present(replicas):
+    """Replicas that are not on their way out."""
+    return [r for r in replicas if r.get('status') not in LEAVING]
+
+
+def active_replica(replicas):
+    found = [r for r in present(replicas) if is_active(r)]
+    return found[0] if found else None
+
+
+def secondaries(replicas, zone=None):
+    """The replicas besides the active one (in ``zone`` when given), oldest first."""
+    found = [r for r in present(replicas) if not is_active(r)
+             and (zone is None or r.get('availability_zone') == zone)]
+    return sorted(found, key=lambda r: (str(r.get('created_at') or ''), r['id']))
+
+
+class Plan(object):
+    """What to do: ``action`` (create, delete, promote, resync, nothing) on
+    ``targets`` (replicas; none for create), ``body`` (the create body) and the
+    ``before``/``after`` views of the share's replicas."""
+
+    def __init__(self, action, before=None, after=None, targets=None, body=None):
+        self.action = action
+        self.before = before if before is not None else []
+        self.after = after if after is not None else []
+        self.targets = targets or []
+        self.body = body
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+    def __repr__(self):
+        return 'Plan(%r, %r)' % (self.action, [t['id'] for t in self.targets])
+
+
+# -- refusals before any write ----------------------------------------------------
+
+def share_label(share):
+    return 'Share %s (%s)' % (share.get('name'), share['id'])
+
+
+def check_replicable(share):
+    """Refuse a share Manila would not replicate, before any write."""
+    if not share.get('replication_type'):
+        raise InvalidInput(
+            'share: %s cannot have replicas: its share type %s has no replication_type '
+            'extra spec (Manila replicates only shares of a type with replication_type '
+            'readable, writable or dr, on backends of one replication_domain). '
+            'openkeel.manila.share_capabilities_info shows which types replicate here.'
+            % (share_label(share), share.get('share_type_name') or share.get('share_type')))
+    if share.get('share_group_id'):
+        raise InvalidInput('share: %s is in a share group; Manila replicates no share of '
+                           'a group.' % share_label(share))
+    if share.get('is_soft_deleted'):
+        raise InvalidInput('share: %s is in the recycle bin; restore it first.'
+                           % share_label(share))
+
+
+class ReplicaInError(CannotConverge):
+    """A replica in an error state; ``replica`` is it (the module adds Manila's
+    user messages about it)."""
+
+    def __init__(self, message, replica):
+        super(ReplicaInError, self).__init__(message)
+        self.replica = replica
+
+
+def check_healthy(replica):
+    """Replicas in error fail the task with what Manila says (the caller adds it)."""
+    if replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR:
+        raise ReplicaInError(
+            '%s is in status %s, replica_state %s. Delete it (state=absent, id=%s) and '
+            'run again, or ask an admin to repair it.' % (
+                label(replica), replica.get('status'), replica.get('replica_state'),
+                replica['id']), replica)
+
+
+def find_target(replicas, desired):
+    """The replica named by ``id`` (None when it is not among the share's)."""
+    for replica in replicas:
+        if replica['id'] == desired.get('id'):
+            return replica
+    return None
+
+
+def views(replicas):
+    return [view(r) for r in present(replicas)]
+
+
+def _with(replicas, changes):
+    """The views of ``replicas`` with ``changes`` (id -> fields; None: removed)."""
+    result = []
+    for replica in present(replicas):
+        if replica['id'] in changes and changes[replica['id']] is None:
+            continue
+        result.append(dict(view(replica), **changes.get(replica['id'], {})))
+    return result
+
+
+# -- the planner -------------------------------------------------------------------
+
+def plan(share, replicas, desired):
+    """What the task asks of ``share`` whose replicas Manila shows as ``replicas``.
+
+    ``desired``: state (present, absent, active), id, availability_zone,
+    share_network (an ID), resync (bool).
+    """
+    state = desired.get('state') or 'present'
+    if state == 'absent':
+        return plan_absent(replicas, desired)
+    check_replicable(share)
+    if state == 'active':
+        return plan_active(replicas, desired)
+    return plan_present(share, replicas, desired)
+
+
+def plan_present(share, replicas, desired):
+    zone = desired.get('availability_zone')
+    if desired.get('id'):
+        target = find_target(replicas, desired)
+        if target is None or target.get('status') in LEAVING:
+            raise InvalidInput('id: share %s has no replica %s; leave out id to make one.'
+                               % (share['id'], desired['id']))
+        found = [target]
+    else:
+        found = secondaries(replicas, zone)
+    if not found:
+        body = {'share_id': share['id']}
+        if zone:
+            body['availability_zone'] = zone
+        if desired.get('share_network'):
+            body['share_network_id'] = desired['share_network']
+        new = {'id': '(new)', 'share_id': share['id'], 'status': AVAILABLE,
+               'replica_state': IN_SYNC, 'availability_zone': zone,
+               'share_network_id': desired.get('share_network')}
+        return Plan(CREATE, views(replicas), views(replicas) + [view(new)], body=body)
+    replica = found[0]
+    if replica.get('status') in BUSY:
+        return Plan(NOTHING, views(replicas), views(replicas), targets=[replica])
+    if desired.get('resync') and replica.get('replica_state') == OUT_OF_SYNC:
+        return Plan(RESYNC, views(replicas),
+                    _with(replicas, {replica['id']: {'replica_state': IN_SYNC}}),
+                    targets=[replica])
+    check_healthy(replica)
+    return Plan(NOTHING, views(replicas), views(replicas), targets=[replica])
+
+
+def plan_active(replicas, desired):
+    zone = desired.get('availability_zone')
+    if desired.get('id'):
+        target = find_target(replicas, desired)
+        if target is None or target.get('status') in LEAVING:
+            raise InvalidInput('id: the share has no replica %s to promote.' % desired['id'])
+    elif zone:
+        current = active_replica(replicas)
+        if current is not None and current.get('availability_zone') == zone:
+            target = current
+        else:
+            candidates = secondaries(replicas, zone)
+            if not candidates:
+                raise InvalidInput('availability_zone: the share has no replica in zone %s '
+                                   'to promote (make one with state=present first).' % zone)
+            target = candidates[0]
+    else:
+        raise InvalidInput('state=active needs id or availability_zone: the replica to '
+                           'promote.')
+    if is_active(target):
+        return Plan(NOTHING, views(replicas), views(replicas), targets=[target])
+    check_healthy(target)
+    changes = dict((r['id'], {'replica_state': IN_SYNC}) for r in present(replicas)
+                   if is_active(r))
+    changes[target['id']] = {'replica_state': ACTIVE}
+    return Plan(PROMOTE, views(replicas), _with(replicas, changes), targets=[target])
+
+
+def plan_absent(replicas, desired):
+    if desired.get('id'):
+        target = find_target(replicas, desired)
+        if target is None or target.get('status') in LEAVING:
+            return Plan(NOTHING, views(replicas), views(replicas))
+        if is_active(target):
+            raise InvalidInput(
+                'id: replica %s is the active replica of its share; it is never deleted. '
+                'Promote another one first (state=active), or delete the share.'
+                % target['id'])
+        targets = [target]
+    else:
+        targets = secondaries(replicas, desired.get('availability_zone'))
+    if not targets:
+        return Plan(NOTHING, views(replicas), views(replicas))
+    return Plan(DELETE, views(replicas),
+                _with(replicas, dict((t['id'], None) for t in targets)), targets=targets)
+
+
+# -- calls -------------------------------------------------------------------------
+
+FEATURE = 'share_replicas'
+
+
+class ReplicaAPI(object):
+    """The replica calls; every one through the client with the replica feature."""
+
+    def __init__(self, client, timeout=600):
+        self.client = client
+        self.timeout = timeout
+
+    def require(self):
+        self.client.require(FEATURE, 'Share replication')
+
+    def list_for_share(self, share_id):
+        return self.client.get('share-replicas/detail', query={'share_id': share_id},
+                               feature=FEATURE).get('share_replicas', [])
+
+    def get(self, replica_id):
+        try:
+            return self.client.get('share-replicas/%s' % replica_id,
+                                   feature=FEATURE).get('share_replica')
+        except NotFound:
+            return None
+
+    def export_locations(self, replica_id):
+        """A replica's export locations (API 2.47+; [] before: Manila shows only
+        the active replica's, on the share)."""
+        if not self.client.supports('replica_export_locations'):
+            return []
+        try:
+            return self.client.get('share-replicas/%s/export-locations' % replica_id,
+                                   feature='replica_export_locations').get(
+                                       'export_locations', [])
+        except NotFound:
+            return []
+
+    # -- writes --------------------------------------------------------------
+    def create(self, body, known_ids):
+        """Make the replica ``body`` describes, at most once: after a lost answer
+        or a 5xx, a replica of the share that was not there before is it."""
+        share_id = body['share_id']
+        if body.get('share_network_id'):
+            self.client.require('replica_share_network', 'share_network for a replica')
+
+        def observe():
+            new = [r for r in present(self.list_for_share(share_id))
+                   if r['id'] not in known_ids]
+            return new[0] if new else None
+        return self.client.write_once(
+            lambda: self.client.post('share-replicas', {'share_replica': body},
+                                     feature=FEATURE)['share_replica'],
+            observe, 'the create of a replica of share %s' % share_id)
+
+    def delete(self, replica_id):
+        def observe():
+            replica = self.get(replica_id)
+            return True if replica is None or replica.get('status') in LEAVING else None
+
+        def send():
+            try:
+                self.client.delete('share-replicas/%s' % replica_id, feature=FEATURE)
+            except NotFound:
+                pass
+        self.client.write_once(send, observe, 'the deletion of replica %s' % replica_id)
+
+    def promote(self, replica_id, quiesce_wait_time=None):
+        args = None
+        if quiesce_wait_time:
+            self.client.require('replica_quiesce_wait_time', 'quiesce_wait_time')
+            args = {'quiesce_wait_time': quiesce_wait_time}
+
+        def observe():
+            replica = self.get(replica_id) or {}
+            if replica.get('replica_state') == ACTIVE or \
+                    replica.get('status') == 'replication_change':
+                return True
+            return None
+        self.client.write_once(
+            lambda: self.client.action('share-replicas/%s' % replica_id, 'promote', args,
+                                       feature=FEATURE),
+            observe, 'the promotion of replica %s' % replica_id)
+
+    def resync(self, replica_id):
+        self.client.write_once(
+            lambda: self.client.action('share-replicas/%s' % replica_id, 'resync', None,
+                                       feature=FEATURE),
+            lambda: None, 'the resync of replica %s' % replica_id)
+
+    # -- waits ---------------------------------------------------------------
+    def wait_in_sync(self, replica):
+        """Until the replica is available and in_sync (or active)."""
+        replica_id = replica['id']
+
+        def failure(r):
+            if r.get('status') in STATUS_ERRORS:
+                return 'went to status %s' % r['status']
+            if r.get('replica_state') == STATE_ERROR:
+                return 'went to replica_state error'
+            return None
+        return wait_until(
+            self.client, lambda: self.get(replica_id),
+            lambda r: r is not None and r.get('status') == AVAILABLE
+            and r.get('replica_state') in (IN_SYNC, ACTIVE),
+            'Replica %s' % replica_id, 'it to be in_sync', self.timeout, failure=failure,
+            describe=lambda r: '%s/%s' % (r.get('status'), r.get('replica_state')),
+            explain=user_message_explainer(self.client, replica_id))
+
+    def wait_promoted(self, share_id, replica_id):
+        """Until ``replica_id`` is the one active replica of the share and every
+        replica is at rest; returns the share's replicas."""
+        def ready(replicas):
+            mine = [r for r in replicas if r['id'] == replica_id]
+            if not mine or not is_active(mine[0]):
+                return False
+            return all(r.get('status') not in BUSY for r in present(replicas)) and \
+                [r['id'] for r in present(replicas) if is_active(r)] == [replica_id]
+
+        def failure(replicas):
+            for r in present(replicas):
+                if r.get('status') in STATUS_ERRORS or r.get('replica_state') == STATE_ERROR:
+                    return 'has %s in status %s/%s' % (label(r), r.get('status'),
+                                                       r.get('replica_state'))
+            return None
+        return wait_until(
+            self.client, lambda: self.list_for_share(share_id), ready,
+            'Share %s' % share_id, 'replica %s to be active' % replica_id, self.timeout,
+            failure=failure,
+            describe=lambda rs: ', '.join('%s %s/%s' % (r['id'], r.get('status'),
+                                                        r.get('replica_state')) for r in rs),
+            explain=user_message_explainer(self.client, replica_id))
+
+    def wait_gone(self, replica):
+        replica_id = replica['id']
+
+        def failure(r):
+            if r.get('status') == 'error_deleting':
+                return 'went to error_deleting'
+            return None
+        return wait_until(
+            self.client, lambda: self.get(replica_id), lambda r: r is None,
+            'Replica %s' % replica_id, 'it to be gone', self.timeout, failure=failure,
+            describe=lambda r: r.get('status'),
+            explain=user_message_explainer(self.client, replica_id))
+
+    def settle(self, replica):
+        """A busy replica waited for until it rests (None once it is gone)."""
+        if replica.get('status') not in BUSY:
+            return replica
+        replica_id = replica['id']
+        return wait_until(
+            self.client, lambda: self.get(replica_id),
+            lambda r: r is None or r.get('status') not in BUSY,
+            'Replica %s' % replica_id, 'it to finish %s' % replica.get('status'),
+            self.timeout, describe=lambda r: r.get('status'),
+            explain=user_message_explainer(self.client, replica_id))

@@ -1,0 +1,200 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_capabilities_info
+short_description: What an OpenStack Manila cloud can do, per share type and per pool
+version_added: 0.1.0
+description:
+  - Returns the negotiated API version and, per share type and (for admins)
+    per pool, the replication type and the snapshot, revert, mount-snapshot
+    and share group support, so that a role can decide before it acts.
+  - With O(require_replication) the task fails, naming the reason, when the
+    cloud (or O(share_type)) cannot replicate shares; a disaster recovery
+    play then stops at once, before any write.
+  - Pools are listed by the scheduler, which Manila lets only admins read;
+    for other users C(pools) is empty and C(pools_visible) false.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+  - openkeel.manila.attributes.info_module
+options:
+  share_type:
+    description: Only this share type (name or ID).
+    type: str
+  require_replication:
+    description:
+      - Fail unless a share type (O(share_type) when given) has a
+        C(replication_type) and, where the pools are visible, a pool
+        reports that replication type.
+    type: bool
+    default: false
+seealso:
+  - module: openkeel.manila.share_replica
+  - module: openkeel.manila.share_pool_info
+'''
+
+EXAMPLES = r'''
+- name: Can this cloud replicate the gold type?
+  openkeel.manila.share_capabilities_info:
+    cloud: mycloud
+    share_type: gold
+    require_replication: true
+  register: caps
+'''
+
+RETURN = r'''
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+server_max_version:
+  description: The newest microversion the cloud offers.
+  returned: always
+  type: str
+share_types:
+  description:
+    - Per share type C(name), C(id), C(replication_type) (null when none),
+      C(snapshot_support), C(create_share_from_snapshot_support),
+      C(revert_to_snapshot_support), C(mount_snapshot_support),
+      C(driver_handles_share_servers), C(availability_zones) (as the
+      type's extra specs say; booleans).
+  returned: always
+  type: list
+  elements: dict
+pools:
+  description:
+    - Per pool C(name), C(replication_type), C(replication_domain),
+      C(snapshot_support), C(create_share_from_snapshot_support),
+      C(revert_to_snapshot_support), C(mount_snapshot_support),
+      C(share_group_support) (the pool reports share group statistics).
+      Empty for users who may not list pools.
+  returned: always
+  type: list
+  elements: dict
+pools_visible:
+  description: Whether this user may list the pools (admins).
+  returned: always
+  type: bool
+replication:
+  description:
+    - C(supported) (bool), C(types) (the share types with a replication
+      type) and C(reason) (why not, when not supported).
+  returned: always
+  type: dict
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    ManilaError,
+)
+
+TYPE_FLAGS = ('snapshot_support', 'create_share_from_snapshot_support',
+              'revert_to_snapshot_support', 'mount_snapshot_support',
+              'driver_handles_share_servers')
+POOL_FLAGS = ('snapshot_support', 'create_share_from_snapshot_support',
+              'revert_to_snapshot_support', 'mount_snapshot_support')
+
+
+def flag(value):
+    """Manila's extra spec or capability value as a bool (None when not given)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower().replace('<is>', '').strip() in ('true', '1', 'yes')
+
+
+def type_view(share_type):
+    specs = dict(share_type.get('required_extra_specs') or {})
+    specs.update(share_type.get('extra_specs') or {})
+    view = {'name': share_type.get('name'), 'id': share_type['id'],
+            'replication_type': specs.get('replication_type') or None,
+            'availability_zones': [z for z in (specs.get('availability_zones') or '').split(',')
+                                   if z]}
+    for key in TYPE_FLAGS:
+        view[key] = flag(specs.get(key))
+    return view
+
+
+def pool_view(pool):
+    caps = pool.get('capabilities') or {}
+    view = {'name': pool.get('name'), 'replication_type': caps.get('replication_type'),
+            'replication_domain': caps.get('replication_domain'),
+            'share_group_support': bool(caps.get('share_group_stats')
+                                        or caps.get('consistent_snapshot_support'))}
+    for key in POOL_FLAGS:
+        view[key] = flag(caps.get(key))
+    return view
+
+
+def replication_summary(types, pools, pools_visible, only_type=None):
+    """{supported, types, reason}: can a share of these types be replicated here?"""
+    replicated = [t for t in types if t['replication_type']]
+    names = [t['name'] for t in replicated]
+    if not replicated:
+        which = 'share type %s has no' % only_type if only_type else 'no share type has a'
+        return {'supported': False, 'types': [], 'reason': (
+            '%s replication_type extra spec; Manila replicates only shares of a type that '
+            'has one.' % which)}
+    if pools_visible:
+        offered = set(p['replication_type'] for p in pools if p['replication_type'])
+        usable = [t['name'] for t in replicated if t['replication_type'] in offered]
+        if not usable:
+            return {'supported': False, 'types': names, 'reason': (
+                'share type(s) %s ask for replication_type %s, and no pool reports it '
+                '(pools report: %s); the backends need a replication_domain.' % (
+                    ', '.join(names), ', '.join(sorted(set(t['replication_type']
+                                                           for t in replicated))),
+                    ', '.join(sorted(offered)) or 'none'))}
+        names = usable
+    return {'supported': True, 'types': names, 'reason': None}
+
+
+class ShareCapabilitiesInfoModule(ManilaModule):
+    argument_spec = dict(
+        share_type=dict(type='str'),
+        require_replication=dict(type='bool', default=False),
+    )
+
+    def run(self):
+        p = self.params
+        if p['share_type']:
+            types = [lookups.require(self.client, 'share_type', p['share_type'],
+                                     option='share_type')]
+        else:
+            types = self.client.get('types', query={'is_public': 'all'}).get('share_types', [])
+        types = sorted((type_view(t) for t in types), key=lambda t: t['name'] or '')
+        try:
+            pools = [pool_view(pool) for pool in lookups.list_pools(self.client)]
+            visible = True
+        except ManilaError as exc:
+            if exc.status != 403:
+                raise
+            pools, visible = [], False
+        pools.sort(key=lambda pool: pool['name'] or '')
+        replication = replication_summary(types, pools, visible, p['share_type'])
+        result = dict(share_types=types, pools=pools, pools_visible=visible,
+                      replication=replication,
+                      server_max_version=str(self.client.server_max))
+        if p['require_replication'] and not replication['supported']:
+            raise CannotConverge('This cloud cannot replicate shares: %s'
+                                 % replication['reason'], result=result)
+        self.finish(**result)
+
+
+def main():
+    ShareCapabilitiesInfoModule()()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,303 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_replica
+short_description: Keep a replica of an OpenStack Manila share, promote it, delete it
+version_added: 0.1.0
+description:
+  - Makes the replicas of one Manila share match the task.
+  - V(present) without O(id) makes sure the share has a replica besides the
+    active one (in O(availability_zone) when given) and waits until it is
+    C(in_sync). With O(resync) a replica that is C(out_of_sync) is resynced
+    (admins; Manila's default policy).
+  - V(active) promotes the replica named by O(id) (or the one in
+    O(availability_zone)) and waits until Manila shows it active and the
+    former active replica as a replica. It is ok when it already is.
+  - V(absent) deletes the replica O(id) (or every replica besides the active
+    one, in O(availability_zone) when given); the active replica is never
+    deleted.
+  - A share whose type has no C(replication_type) is refused before any
+    write. Replicas in an error state fail the task with Manila's user
+    messages.
+  - Below API 2.56 replication is experimental in Manila; the module then
+    sends the experimental header.
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: Reads only; reports the same C(changed) and diff as a real run.
+  diff_mode:
+    support: full
+    description: Before and after views of the share's replicas.
+options:
+  share:
+    description: Name or ID of the share.
+    type: str
+    required: true
+  id:
+    description: ID of one replica of the share.
+    type: str
+  availability_zone:
+    description:
+      - The zone of the replica to make, promote or delete.
+    type: str
+  share_network:
+    description:
+      - Name or ID of the share network of a new replica (API 2.72+); by
+        default the share's.
+    type: str
+  state:
+    description:
+      - V(present) keeps a replica, V(active) promotes one, V(absent) deletes.
+    type: str
+    choices: [present, absent, active]
+    default: present
+  quiesce_wait_time:
+    description:
+      - Seconds the driver may wait for the active replica to quiesce when
+        promoting (API 2.75+).
+    type: int
+  resync:
+    description:
+      - With V(present), ask Manila to resync the replica when it is
+        C(out_of_sync) (admin-only by Manila's default policy).
+    type: bool
+    default: false
+  wait:
+    description: Wait until the replica is in_sync, promoted or gone.
+    type: bool
+    default: true
+  timeout:
+    description: Seconds to wait.
+    type: int
+    default: 600
+seealso:
+  - module: openkeel.manila.share_replica_info
+  - module: openkeel.manila.share_capabilities_info
+'''
+
+EXAMPLES = r'''
+- name: Keep a replica of the projects share
+  openkeel.manila.share_replica:
+    cloud: mycloud
+    share: projects
+  register: replica
+
+- name: Fail over to it
+  openkeel.manila.share_replica:
+    cloud: mycloud
+    share: projects
+    id: "{{ replica.replica.id }}"
+    state: active
+
+- name: Drop the replicas besides the active one
+  openkeel.manila.share_replica:
+    cloud: mycloud
+    share: projects
+    state: absent
+'''
+
+RETURN = r'''
+replica:
+  description:
+    - The replica the task made, found, promoted or resynced, with its
+      export locations (API 2.47+). Empty after a deletion.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Replica ID.
+      type: str
+    status:
+      description: Its status (C(available) when at rest).
+      type: str
+    replica_state:
+      description: C(active), C(in_sync), C(out_of_sync) or C(error).
+      type: str
+    availability_zone:
+      description: Its zone.
+      type: str
+    host:
+      description: Its pool (admins only; Manila hides it from others).
+      type: str
+    export_locations:
+      description: Its export locations (API 2.47+; empty before).
+      type: list
+      elements: dict
+replicas:
+  description: The share's replicas as Manila shows them after the task.
+  returned: always
+  type: list
+  elements: dict
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    wait_argument_spec,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    InvalidInput,
+    WaitFailed,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
+    BUSY,
+    NOTHING,
+    OUT_OF_SYNC,
+    ReplicaAPI,
+    ReplicaInError,
+    plan,
+    view,
+    views,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
+    explain_safely,
+    user_message_explainer,
+)
+
+
+class ShareReplicaModule(ManilaModule):
+    argument_spec = dict(
+        share=dict(type='str', required=True),
+        id=dict(type='str'),
+        availability_zone=dict(type='str'),
+        share_network=dict(type='str'),
+        state=dict(type='str', default='present', choices=['present', 'absent', 'active']),
+        quiesce_wait_time=dict(type='int'),
+        resync=dict(type='bool', default=False),
+        **wait_argument_spec(600)
+    )
+
+    def run(self):
+        p = self.params
+        self.validate_input()
+        self.api = ReplicaAPI(self.client, p['timeout'])
+        self.api.require()
+        if p['share_network']:
+            self.client.require('replica_share_network', 'share_network for a replica')
+        if p['quiesce_wait_time']:
+            self.client.require('replica_quiesce_wait_time', 'quiesce_wait_time')
+        if p['state'] == 'absent':
+            share = lookups.find(self.client, 'share', p['share'])
+            if share is None:   # its replicas went with it
+                return self.finish(False, replica={}, replicas=[])
+        else:
+            share = lookups.require(self.client, 'share', p['share'], option='share')
+        desired = dict((k, p[k]) for k in ('state', 'id', 'availability_zone', 'resync'))
+        if p['share_network']:
+            desired['share_network'] = lookups.resolve_id(
+                self.client, 'share_network', p['share_network'], option='share_network')
+        if p['availability_zone']:
+            lookups.require(self.client, 'availability_zone', p['availability_zone'],
+                            option='availability_zone')
+        replicas = self.api.list_for_share(share['id'])
+        try:
+            the_plan = plan(share, replicas, desired)
+        except ReplicaInError as exc:
+            extra = explain_safely(user_message_explainer(self.client, exc.replica['id']),
+                                   exc.replica)
+            return self.fail('%s %s' % (exc, extra) if extra else str(exc),
+                             replica=view(exc.replica))
+        if self.check_mode or the_plan.action == NOTHING:
+            replica = the_plan.targets[0] if the_plan.targets else {}
+            if replica and not self.check_mode and p['state'] == 'present' and p['wait'] \
+                    and replica.get('status') in BUSY:
+                replica = self.waited(self.api.wait_in_sync, replica)
+            if replica and replica.get('replica_state') == OUT_OF_SYNC:
+                self.warn('Replica %s is out_of_sync; resync=true asks Manila to resync '
+                          'it (admins).' % replica['id'])
+            return self.done(the_plan, share, replica, replicas)
+        getattr(self, 'do_' + the_plan.action)(the_plan, share)
+
+    def validate_input(self):
+        p = self.params
+        if p['quiesce_wait_time'] is not None and p['quiesce_wait_time'] < 1:
+            raise InvalidInput('quiesce_wait_time must be a positive number of seconds, '
+                               'got %s.' % p['quiesce_wait_time'])
+        if p['quiesce_wait_time'] and p['state'] != 'active':
+            raise InvalidInput('quiesce_wait_time only applies with state=active.')
+        if p['resync'] and p['state'] != 'present':
+            raise InvalidInput('resync only applies with state=present.')
+        if p['share_network'] and p['state'] != 'present':
+            raise InvalidInput('share_network only applies with state=present.')
+
+    # -- the actions -------------------------------------------------------
+    def do_create(self, the_plan, share):
+        share = ShareAPI(self.client, self.params['timeout']).settle(share, self.params['wait'])
+        known = [t['id'] for t in self.api.list_for_share(share['id'])]
+        replica = self.api.create(the_plan.body, known)
+        if self.params['wait']:
+            replica = self.waited(self.api.wait_in_sync, replica)
+        self.done(the_plan, share, replica)
+
+    def do_resync(self, the_plan, share):
+        replica = the_plan.targets[0]
+        self.api.resync(replica['id'])
+        if self.params['wait']:
+            replica = self.waited(self.api.wait_in_sync, replica)
+        self.done(the_plan, share, replica)
+
+    def do_promote(self, the_plan, share):
+        replica = the_plan.targets[0]
+        self.api.promote(replica['id'], self.params['quiesce_wait_time'])
+        if self.params['wait']:
+            try:
+                self.api.wait_promoted(share['id'], replica['id'])
+            except WaitFailed as exc:
+                self.fail('%s' % exc, replica=view(replica))
+            replica = self.api.get(replica['id']) or replica
+        self.done(the_plan, share, replica)
+
+    def do_delete(self, the_plan, share):
+        for replica in the_plan.targets:
+            replica = self.api.settle(replica)
+            if replica is not None:
+                self.api.delete(replica['id'])
+        if self.params['wait']:
+            for replica in the_plan.targets:
+                self.waited(self.api.wait_gone, replica)
+        self.done(the_plan, share, {})
+
+    def waited(self, wait, replica):
+        try:
+            return wait(replica)
+        except WaitFailed as exc:
+            self.fail('%s %s is left in that state; delete it with state=absent and '
+                      'id=%s.' % (exc, 'Replica %s' % replica['id'], replica['id']),
+                      replica=view(exc.resource or replica))
+        return None
+
+    # -- result ------------------------------------------------------------
+    def done(self, the_plan, share, replica, replicas=None):
+        """Finish with ``replica`` (with its export locations) and the share's
+        replicas (``replicas``: as read before a task that changed nothing)."""
+        if replica and replica.get('id') and replica['id'] != '(new)':
+            replica = dict(replica, export_locations=self.api.export_locations(replica['id']))
+        if replicas is None:
+            replicas = self.api.list_for_share(share['id'])
+        after = the_plan.after if self.check_mode else views(replicas)
+        self.finish(the_plan.changed, {'replicas': the_plan.before}, {'replicas': after},
+                    replica=replica or {}, replicas=replicas)
+
+
+def main():
+    ShareReplicaModule()()
+
+
+if __name__ == '__main__':
+    main()

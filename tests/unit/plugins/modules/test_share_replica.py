@@ -1,0 +1,160 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""share_replica and share_replica_info on recorded HTTP: the exact requests of a create
+below 2.56 (every replica request with the experimental header), check mode (reads only),
+a promotion that is already done, and the gates that refuse before any write."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    patch_module_args,
+)
+
+from ansible_collections.openkeel.manila.plugins.modules import share_capabilities_info
+from ansible_collections.openkeel.manila.plugins.modules import share_replica
+from ansible_collections.openkeel.manila.plugins.modules import share_replica_info
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    expect,
+    make_client,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+SHARE = {'id': SHARE_ID, 'name': 'data', 'status': 'available', 'replication_type': 'readable',
+         'share_type_name': 'replicated-readable'}
+ACTIVE = {'id': 'r1', 'share_id': SHARE_ID, 'status': 'available', 'replica_state': 'active',
+          'availability_zone': 'nova', 'created_at': '2026-12-01T10:00:00'}
+NEW = {'id': 'r2', 'share_id': SHARE_ID, 'status': 'creating', 'replica_state': 'out_of_sync',
+       'availability_zone': 'nova', 'created_at': '2026-12-01T11:00:00'}
+READY = dict(NEW, status='available', replica_state='in_sync')
+BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+LIST = '/v2/share-replicas/detail?share_id=' + SHARE_ID
+
+
+def replicas(*items, **checks):
+    return expect('GET', LIST, RecordedResponse(200, {'share_replicas': list(items)}), **checks)
+
+
+def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    cls = [v for k, v in vars(module).items() if k.endswith('Module') and k != 'ManilaModule'][0]
+    monkeypatch.setattr(cls, '_connect', lambda self: client)
+    if check_mode:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(Exit) as outcome:
+            module.main()
+    return outcome.value, session
+
+
+def test_a_replica_below_2_56_every_replica_request_experimental(monkeypatch):
+    exp = dict(experimental=True)
+    result, session = run(monkeypatch, share_replica, {'share': 'data'}, [
+        BY_NAME,
+        replicas(ACTIVE, **exp),
+        replicas(ACTIVE, **exp),
+        expect('POST', '/v2/share-replicas', RecordedResponse(202, {'share_replica': NEW}),
+               body={'share_replica': {'share_id': SHARE_ID}}, **exp),
+        expect('GET', '/v2/share-replicas/r2', RecordedResponse(200, {'share_replica': READY}),
+               **exp),
+        expect('GET', '/v2/share-replicas/r2/export-locations', RecordedResponse(
+            200, {'export_locations': [{'path': '10.0.0.2:/r2'}]}), **exp),
+        replicas(ACTIVE, READY, **exp),
+    ], max_version='2.55')
+    assert result.result['changed'] is True
+    assert result.result['replica']['replica_state'] == 'in_sync'
+    assert result.result['replica']['export_locations'] == [{'path': '10.0.0.2:/r2'}]
+    assert result.result['api_version'] == '2.55'
+
+
+def test_check_mode_reads_only_and_predicts_the_change(monkeypatch):
+    result, session = run(monkeypatch, share_replica, {'share': 'data', '_ansible_diff': True}, [
+        BY_NAME, replicas(ACTIVE),
+    ], check_mode=True)
+    assert result.result['changed'] is True
+    assert session.writes() == []
+    assert [r['replica_state'] for r in result.result['diff']['after']['replicas']] == [
+        'active', 'in_sync']
+
+
+def test_a_promotion_already_done_is_ok_with_reads_only(monkeypatch):
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r1', 'state': 'active'}, [
+                              BY_NAME, replicas(ACTIVE, READY),
+                              ('GET', '/v2/share-replicas/r1/export-locations',
+                               RecordedResponse(200, {'export_locations': []})),
+                          ])
+    assert result.result['changed'] is False
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('args, version, words', [
+    ({'share': 'data', 'share_network': 'net'}, '2.71', 'share_network for a replica needs Manila API 2.72'),
+    ({'share': 'data', 'id': 'r2', 'state': 'active', 'quiesce_wait_time': 5}, '2.74',
+     'quiesce_wait_time needs Manila API 2.75'),
+])
+def test_gates_refuse_before_any_request(monkeypatch, args, version, words):
+    client, session = make_client([], max_version=version)
+    monkeypatch.setattr(share_replica.ShareReplicaModule, '_connect', lambda self: client)
+    from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import Fail
+    with patch_module_args(args):
+        with pytest.raises(Fail) as outcome:
+            share_replica.main()
+    assert words in outcome.value.result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_info_active_first_with_export_locations(monkeypatch):
+    result, session = run(monkeypatch, share_replica_info, {'share': 'data'}, [
+        BY_NAME, replicas(READY, ACTIVE),
+        ('GET', '/v2/share-replicas/r1/export-locations',
+         RecordedResponse(200, {'export_locations': [{'path': 'a'}]})),
+        ('GET', '/v2/share-replicas/r2/export-locations',
+         RecordedResponse(200, {'export_locations': [{'path': 'b'}]})),
+    ])
+    assert [r['id'] for r in result.result['replicas']] == ['r1', 'r2']
+    assert result.result['replicas'][1]['export_locations'] == [{'path': 'b'}]
+
+
+# -- share_capabilities_info: the replication verdict (pure) ------------------------
+
+def caps_type(name, replication=None, **specs):
+    extra = dict(specs)
+    if replication:
+        extra['replication_type'] = replication
+    return share_capabilities_info.type_view({'id': name, 'name': name, 'extra_specs': extra})
+
+
+def caps_pool(name, replication=None):
+    caps = {'replication_type': replication} if replication else {}
+    return share_capabilities_info.pool_view({'name': name, 'capabilities': caps})
+
+
+@pytest.mark.parametrize('types, pools, visible, only, supported, words', [
+    ([caps_type('plain')], [caps_pool('p', 'readable')], True, None, False,
+     'no share type has a replication_type'),
+    ([caps_type('plain')], [], False, 'plain', False, 'share type plain has no replication_type'),
+    ([caps_type('dr', 'dr')], [caps_pool('p', 'readable')], True, None, False,
+     'no pool reports it'),
+    ([caps_type('ro', 'readable')], [caps_pool('p', 'readable')], True, None, True, None),
+    # a member sees no pools: the types decide
+    ([caps_type('dr', 'dr')], [], False, None, True, None),
+])
+def test_replication_verdict(types, pools, visible, only, supported, words):
+    verdict = share_capabilities_info.replication_summary(types, pools, visible, only)
+    assert verdict['supported'] is supported
+    if words:
+        assert words in verdict['reason']
+
+
+def test_type_flags_are_booleans():
+    view = caps_type('t', snapshot_support='True', revert_to_snapshot_support='<is> False',
+                     driver_handles_share_servers='false')
+    assert (view['snapshot_support'], view['revert_to_snapshot_support'],
+            view['driver_handles_share_servers'], view['mount_snapshot_support']) == (
+                True, False, False, None)
