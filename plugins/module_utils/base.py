@@ -39,6 +39,15 @@ def wait_argument_spec(default_timeout):
     )
 
 
+def forbidden_hint(exc):
+    """What a 403 means: Manila answers 403 both when its policy forbids the
+    call and when a resize exceeds a quota."""
+    if 'quota' in (exc.message or '').lower():
+        return ('The project\'s quota leaves no room for it: an admin can raise it '
+                '(openkeel.manila.share_quota), or ask for less.')
+    return 'The policy of this cloud does not allow it for this user; it may need an admin.'
+
+
 class ManilaModule(object):
     """Subclasses set ``argument_spec`` (and friends) and implement ``run()``."""
 
@@ -133,8 +142,7 @@ class ManilaModule(object):
         except InvalidInput as exc:
             self.fail(exc.message, **exc.result)
         except Forbidden as exc:
-            self.fail('Manila refused the request: %s. The policy of this cloud '
-                      'does not allow it for this user; it may need an admin.' % exc,
+            self.fail('Manila refused the request: %s. %s' % (exc, forbidden_hint(exc)),
                       status=exc.status, request_id=exc.request_id, **exc.result)
         except ManilaError as exc:
             self.fail(str(exc), status=exc.status, request_id=exc.request_id,

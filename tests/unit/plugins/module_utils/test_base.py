@@ -165,6 +165,10 @@ def test_errors_become_failures():
     assert got['msg'] == ('Manila refused the request: policy (HTTP 403) [request id r]. The policy '
                           'of this cloud does not allow it for this user; it may need an admin.')
     assert (got['status'], got['request_id']) == (403, 'r')
+    # Manila also answers 403 for a resize over quota: that is no policy matter
+    got = outcome(module(), raising(Forbidden(
+        'Requested share exceeds allowed project/user or share type gigabytes quota.', status=403)), Fail)
+    assert 'policy' not in got['msg'] and "The project's quota leaves no room for it" in got['msg']
     got = outcome(module(), raising(CannotConverge('stuck', status=None, result={'a': 1})), Fail)
     assert got == {'msg': 'stuck', 'status': None, 'request_id': None, 'a': 1, 'warnings': ['w']}
     got = outcome(module(), raising(ManilaError('boom', status=500, request_id='q')), Fail)
