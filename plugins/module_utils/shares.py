@@ -22,11 +22,11 @@ __metaclass__ = type
 from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
     NotFound,
-    WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -727,16 +727,9 @@ def create_flow(task):
         if references.get('share_network') else None))
     if task.check_mode:
         return task.finish_share(plan, {})
-    share = task.shares.create(plan.body)
-    if p['wait']:
-        try:
-            share = task.shares.wait(share)
-        except WaitFailed as exc:
-            task.fail('%s The share %s was created and is left in that state; '
-                      'delete it with state=absent.' % (exc, share['id']),
-                      share=share)
-    share, adopted = task.shares.settle_namesakes(share, p['wait'])
-    if adopted and (p['wait'] or share.get('status') not in SHARE_BUSY_STATES):
+    share, adopt = create_and_settle(task, task.shares, plan.body, 'share',
+                                     SHARE_BUSY_STATES)
+    if adopt:
         # Another task made the share at the same moment: converge on
         # it as on a share this task had found.
         return task.update(task.shares.settle(share), created=True)

@@ -27,13 +27,13 @@ import datetime
 from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
     NotFound,
     UnsupportedFeature,
-    WaitFailed,
     WaitTimeout,
     reword,
     same_details,
@@ -767,16 +767,10 @@ def snapshot_create_flow(task):
     if task.check_mode:
         return task.finish_snapshot(plan, {})
     task.snapshots.settle_share(share, p['wait'])
-    snapshot = task.snapshots.create(plan.body)
-    if p['wait']:
-        try:
-            snapshot = task.snapshots.wait(snapshot)
-        except WaitFailed as exc:
-            task.fail('%s The snapshot %s was taken and is left in that state; delete '
-                      'it with state=absent.' % (exc, snapshot['id']), snapshot=snapshot)
     # Another task may have taken a snapshot of this name at the same moment.
-    snapshot, adopted = task.snapshots.settle_namesakes(snapshot, p['wait'])
-    if adopted and (p['wait'] or snapshot.get('status') not in SNAPSHOT_BUSY_STATES):
+    snapshot, adopt = create_and_settle(task, task.snapshots, plan.body, 'snapshot',
+                                        SNAPSHOT_BUSY_STATES, taken='taken')
+    if adopt:
         # Converge on it as on a snapshot this task had found.
         return task.update(task.snapshots.settle(snapshot) or snapshot, created=True)
     plan.after = diff_view(snapshot)
