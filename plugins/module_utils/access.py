@@ -782,3 +782,72 @@ def filter_rules(rules, access_type=None, access_to=None, access_level=None,
                 continue
         found.append(rule)
     return found
+
+
+# -- the share_access module's flow ------------------------------------------
+
+def explain_plan(plan, version, warn):
+    """Warn about what the plan leaves alone or cannot do in place."""
+    if plan.hidden:
+        warn('%d rule(s) of this share have targets hidden from this user '
+             'by a visibility lock (shown as ******); they cannot be '
+             'matched and were left alone (IDs: %s).' % (
+                 len(plan.hidden), ', '.join(sorted(r['id'] for r in plan.hidden))))
+    level_changes = [(c, r) for c, r in plan.replace
+                     if c.get('state') not in ACCESS_ERROR_STATES]
+    if level_changes:
+        warn('Manila API %s cannot change an access level in place (that '
+             'needs 2.88): %s denied and allowed again, so the client '
+             'has no access for a short while.' % (
+                 version,
+                 ', '.join('%s:%s' % (c['access_type'], c['access_to'])
+                           for c, _r in level_changes) + (
+                     ' is' if len(level_changes) == 1 else ' are')))
+
+
+def apply_rules_plan(access, shares, share, plan, unrestrict, wait, warn):
+    """Send the plan (``access``: an AccessAPI, ``shares``: a ShareAPI): denials
+    and new rules, then replacements once their old rules are gone; with
+    ``wait``, until the rules and the share's access_rules_status settle.
+    Returns the share's rules."""
+    share_id = share['id']
+    pace = access.pacer(share, shares.get)   # one write at a time
+    touched, denied = access.send_plan(share_id, plan, unrestrict, pace)
+    allowed = touched[:len(plan.add)]   # send_plan lists the new rules first
+    if plan.replace:
+        # The same target cannot be allowed while the old rule exists.
+        access.wait_rules(share_id, denied=[c['id'] for c, _rule in plan.replace])
+        replaced = access.send_replacements(share_id, plan, pace)
+        touched += replaced
+        allowed += replaced
+    if not wait:
+        rules, _kept = access.settle_twins(share_id, allowed, access.list(share_id),
+                                           wait=False)
+        return rules
+    rules = access.wait_rules(share_id, touched=touched, denied=denied)
+    # Another task may have allowed the same target at the same moment.
+    rules, _kept = access.settle_twins(share_id, allowed, rules)
+    settled = access.wait_share_status(share_id, shares.get, rules)
+    status = settled.get('access_rules_status')
+    share['access_rules_status'] = status
+    if status in ACCESS_RULES_STATUS_ERROR:
+        others = [r for r in rules if r.get('state') in ACCESS_ERROR_STATES]
+        warn('The rules of this task are active, but the share\'s '
+             'access_rules_status is %s because of other rules in error: %s.'
+             % (status, ', '.join('%s:%s (%s)' % (
+                 r['access_type'], r['access_to'], r['id']) for r in others)
+                or 'none listed'))
+    return rules
+
+
+def with_access_keys(access, share_id, rules):
+    """The rules with their cephx keys, asked for with return_access_keys.
+
+    Every other listing of the module drops the keys (AccessAPI.list), so
+    they are read once more here, as Manila lists them, and joined by rule
+    ID; the diff never carries them.
+    """
+    keys = dict((rule.get('id'), rule.get('access_key'))
+                for rule in access._list(share_id))  # pylint: disable=protected-access
+    return [dict(rule, access_key=keys.get(rule.get('id')) if rule.get('id') else None)
+            for rule in rules]

@@ -25,6 +25,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
+    WaitFailed,
 )
 
 # How many accepted writes a failure message names (the result lists them all).
@@ -46,6 +47,29 @@ def forbidden_hint(exc):
         return ('The project\'s quota leaves no room for it: an admin can raise it '
                 '(openkeel.manila.share_quota), or ask for less.')
     return 'The policy of this cloud does not allow it for this user; it may need an admin.'
+
+
+def create_and_settle(task, api, body, kind, busy_states, taken='created'):
+    """The create flow the resource modules share: create -> wait -> settle namesakes.
+
+    ``api`` (ShareAPI, SnapshotAPI) sends the create of ``body``; with the
+    task's ``wait``, a wait that fails ends the task naming the resource
+    ``kind`` left behind.  Returns ``(resource, adopt)``: ``adopt`` is true
+    when another task created a namesake at the same moment and this task
+    keeps that one (it waited, or the namesake is not busy): the module then
+    converges on it as on a resource it had found.
+    """
+    wait = task.params['wait']
+    resource = api.create(body)
+    if wait:
+        try:
+            resource = api.wait(resource)
+        except WaitFailed as exc:
+            task.fail('%s The %s %s was %s and is left in that state; delete it with '
+                      'state=absent.' % (exc, kind, resource['id'], taken),
+                      **{kind: resource})
+    resource, adopted = api.settle_namesakes(resource, wait)
+    return resource, adopted and (wait or resource.get('status') not in busy_states)
 
 
 class ManilaModule(object):

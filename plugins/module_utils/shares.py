@@ -22,6 +22,7 @@ __metaclass__ = type
 from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
@@ -687,3 +688,75 @@ def export_paths(locations):
     """
     return [loc['path'] for loc in sort_export_locations(locations or [])
             if not loc.get('is_admin_only') and loc.get('path')]
+
+
+# -- the share module's flows ------------------------------------------------
+# They run on the module (``task``: its params, client, check_mode, ``shares``
+# (a ShareAPI), fail(), update() and finish_share()) and end the task.
+
+# The references a create names (task option = lookups kind), resolved before
+# the create is sent.
+CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
+
+
+def restore_flow(task, share):
+    """Restore a soft-deleted share (state=present with restore=true)."""
+    plan = plan_restore(share, task.params['restore'])
+    if not task.check_mode:
+        task.shares.restore(share['id'])
+        if task.params['wait']:
+            share = task.shares.wait(share)
+        else:
+            share = task.shares.get(share['id'])
+    task.finish_share(plan, dict(share, is_soft_deleted=False))
+
+
+def create_flow(task):
+    """Create the share: references first, then create -> wait -> settle
+    namesakes; a namesake another task created at the same moment is adopted."""
+    p = task.params
+    check_create_options(p, ('name', 'share_proto'))
+    check_create_features(task.client, p)
+    references = create_references(task)
+    snapshot = references.get('snapshot')
+    size = p['size'] or (snapshot['size'] if snapshot else None)
+    check_create_options(dict(size=size), ('size',))
+    plan = plan_create(task.desired(
+        size=size, snapshot_id=snapshot['id'] if snapshot else None,
+        share_network_id=references['share_network']['id']
+        if references.get('share_network') else None))
+    if task.check_mode:
+        return task.finish_share(plan, {})
+    share, adopt = create_and_settle(task, task.shares, plan.body, 'share',
+                                     SHARE_BUSY_STATES)
+    if adopt:
+        # Another task made the share at the same moment: converge on
+        # it as on a share this task had found.
+        return task.update(task.shares.settle(share), created=True)
+    plan.after = diff_view(share)
+    task.finish_share(plan, share)
+
+
+def create_references(task):
+    """Every resource the create names, looked up before anything is sent:
+    an unknown one fails the task naming the option (check mode too)."""
+    p = task.params
+    found = {}
+    for option in CREATE_REFERENCES:
+        if p[option]:
+            found[option] = lookups.require(task.client, option, p[option],
+                                            option=option)
+    if not p['share_type'] and task.shares.default_share_type() is None:
+        raise InvalidInput('This cloud has no default share type, so Manila cannot '
+                           'choose one: set share_type (a type name or ID).')
+    return found
+
+
+def check_create_features(client, params):
+    """The create options this cloud's microversion must offer."""
+    if params['scheduler_hints']:
+        client.require('scheduler_hints', 'scheduler_hints')
+        if 'only_host' in params['scheduler_hints']:
+            client.require('only_host_hint', 'The only_host scheduler hint')
+    if params['mount_point_name']:
+        client.require('mount_point_name', 'mount_point_name')

@@ -27,21 +27,26 @@ import datetime
 from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
     NotFound,
+    UnsupportedFeature,
     WaitTimeout,
     reword,
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    NOTHING as SHARE_NOTHING,
+    SOFT_DELETE as SHARE_SOFT_DELETE,
     ShareAPI,
     find_settled,
     metadata_changes,
     metadata_to_send,
     normalize_metadata,
+    plan_absent as plan_share_absent,
     send_metadata_plan,
     share_label,
     update_body,
@@ -707,3 +712,130 @@ class SnapshotAPI(object):
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
         return ShareAPI(self.client, self.timeout).settle(share, wait)
+
+
+def share_absent_flow(task, share):
+    """The share module's state=absent: the share's snapshots first (with
+    delete_snapshots), then the share (deleted or soft-deleted).
+
+    Runs on the module (``task``: params, client, check_mode, ``shares``,
+    finish_share()) and ends the task.
+    """
+    p = task.params
+    plan = plan_share_absent(share, p['soft_delete'])
+    if plan.action == SHARE_SOFT_DELETE:
+        task.client.require('soft_delete', 'soft_delete')
+    doomed = []
+    if plan.action != SHARE_NOTHING:
+        snapshots = SnapshotAPI(task.client, p['timeout'])
+        doomed = plan_share_snapshots(share, snapshots.list_for_share(share['id']),
+                                      p['delete_snapshots'])
+    deleted = [brief(s) for s in doomed]
+    if plan.action == SHARE_NOTHING or task.check_mode:
+        return task.finish_share(plan, {} if plan.changed else share, with_exports=False,
+                                 deleted_snapshots=deleted)
+    if doomed:
+        snapshots.delete_all(doomed)
+    if plan.action == SHARE_SOFT_DELETE:
+        task.shares.soft_delete(share['id'])
+    else:
+        if p['wait']:
+            share = task.shares.settle(share)
+        task.shares.delete(share['id'])
+        if p['wait']:
+            task.shares.wait_gone(share)
+    task.finish_share(plan, {}, with_exports=False, deleted_snapshots=deleted)
+
+
+# -- the share_snapshot module's flows ---------------------------------------
+# They run on the module (``task``: its params, client, check_mode,
+# ``snapshots`` (a SnapshotAPI), ``known_share``, share_record(),
+# plan_changes(), update(), warn(), fail() and finish_snapshot()) and end the task.
+
+def snapshot_create_flow(task):
+    """Take the snapshot: settle the share -> create -> wait -> settle
+    namesakes; a namesake another task took at the same moment is adopted."""
+    p = task.params
+    if p['id']:
+        raise InvalidInput(
+            'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
+            '(leave out "id" and give "share" and "name").' % p['id'])
+    share = task.share_record()
+    if p['metadata']:
+        task.client.require('snapshot_metadata', 'Snapshot metadata')
+    plan = plan_create(share, task.desired())
+    if task.check_mode:
+        return task.finish_snapshot(plan, {})
+    task.snapshots.settle_share(share, p['wait'])
+    # Another task may have taken a snapshot of this name at the same moment.
+    snapshot, adopt = create_and_settle(task, task.snapshots, plan.body, 'snapshot',
+                                        SNAPSHOT_BUSY_STATES, taken='taken')
+    if adopt:
+        # Converge on it as on a snapshot this task had found.
+        return task.update(task.snapshots.settle(snapshot) or snapshot, created=True)
+    plan.after = diff_view(snapshot)
+    task.finish_snapshot(plan, snapshot)
+
+
+def check_can_revert(task, snapshot):
+    """Refusals of state=reverted before any request that could write."""
+    p = task.params
+    if snapshot is None:
+        where = ' of share %s' % p['share'] if p['share'] else ''
+        raise InvalidInput(
+            'No snapshot %s%s exists; state=reverted reverts a share to an existing '
+            'snapshot and never takes one (take it with state=present first).'
+            % (p['id'] or p['name'], where))
+    task.client.require('revert_to_snapshot', 'Reverting a share to a snapshot')
+    if not p['always_revert'] and not task.client.supports('snapshot_metadata'):
+        raise UnsupportedFeature(
+            'state=reverted records the revert in the snapshot\'s metadata (key %s) so '
+            'that a second run does not revert again; snapshot metadata needs Manila API '
+            '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
+            'run instead.' % (REVERT_MARKER, task.client.version))
+
+
+def revert_flow(task, snapshot):
+    """state=reverted: follow up an earlier run's revert request, then plan
+    (metadata changes and the revert), stop in check mode, and send the plan."""
+    p = task.params
+    check_can_revert(task, snapshot)
+    before, recorded, share = diff_view(snapshot), False, None
+    if revert_requested_at(snapshot) and task.client.supports('snapshot_metadata'):
+        # A revert an earlier run did not see to its end: how did it end?
+        share, snapshot, recorded = task.snapshots.follow_revert_request(
+            task.share_record(snapshot['share_id']), snapshot, p['wait'], task.check_mode)
+        task.known_share = share
+        if not recorded:
+            task.warn(revert_in_progress(share, snapshot))
+            return task.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
+                                        share=share)
+    snapshot = task.snapshots.settle(snapshot, p['wait'])
+    if snapshot is None:
+        raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
+                           % (p['id'] or p['name']))
+    base = task.plan_changes(snapshot)
+    if needs_revert(snapshot, p['always_revert']):
+        share = task.share_record(snapshot['share_id'])
+        plan = plan_revert(share, snapshot,
+                           task.snapshots.list_for_share(snapshot['share_id']),
+                           always=p['always_revert'], base=base, wait=p['wait'])
+    else:
+        plan = base
+    changed = plan.changed or recorded
+    if recorded:    # the diff shows the record too
+        plan.before = before
+        if plan.action == NOTHING:
+            plan.after = diff_view(snapshot)
+    if plan.action == NOTHING or task.check_mode:
+        return task.finish_snapshot(plan, snapshot, share=share or task.known_share or {},
+                                    changed=changed)
+    if plan.action == REVERT:
+        share = task.snapshots.settle_share(share, p['wait'])
+    snapshot = task.snapshots.apply_update(snapshot, plan)
+    if plan.action == REVERT:
+        share, snapshot = task.snapshots.revert_and_record(
+            share, snapshot, p['wait'],
+            plan.record_revert and task.client.supports('snapshot_metadata'))
+    plan.after = diff_view(snapshot)
+    task.finish_snapshot(plan, snapshot, share=share or {}, changed=changed)

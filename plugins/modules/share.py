@@ -241,32 +241,17 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    InvalidInput,
-    WaitFailed,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_BUSY_STATES
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     NOTHING,
-    SOFT_DELETE,
     ShareAPI,
-    check_create_options,
     check_share_input,
+    create_flow,
     diff_view,
-    plan_absent,
-    plan_create,
-    plan_restore,
     plan_update,
+    restore_flow,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
-    SnapshotAPI,
-    brief as snapshot_brief,
-    plan_share_snapshots,
-)
-
-# The references a create names (task option = lookups kind), resolved before
-# the create is sent.
-CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import share_absent_flow
 
 
 class ShareModule(ManilaModule):
@@ -298,7 +283,7 @@ class ShareModule(ManilaModule):
         self.shares = ShareAPI(self.client, self.params['timeout'])
         share = self.find_share()
         if self.params['state'] == 'absent':
-            self.ensure_absent(share)
+            share_absent_flow(self, share)
         else:
             self.ensure_present(share)
 
@@ -339,85 +324,22 @@ class ShareModule(ManilaModule):
                     'given ID (leave out "id" to create one).' % p['id'])
             binned = self.soft_deleted_namesake()
             if binned is not None:
-                return self.restore(binned)
+                return restore_flow(self, binned)
             if lookups.looks_like_uuid(p['name']):
                 raise InvalidInput(
                     'No share has the ID or the name %s. A UUID-shaped name is taken as '
                     'a share ID, and no share is created under such a name: check the '
                     'ID (is the share deleted, or in another project?), or give the new '
                     'share a name that is not a UUID.' % p['name'])
-            return self.create()
+            return create_flow(self)
         if share.get('is_soft_deleted'):
-            return self.restore(share)
+            return restore_flow(self, share)
         return self.update(self.shares.settle(share, p['wait']))
 
     def soft_deleted_namesake(self):
         if not self.client.supports('soft_delete'):
             return None
         return self.shares.find_by_name(self.params['name'], soft_deleted=True)
-
-    def restore(self, share):
-        plan = plan_restore(share, self.params['restore'])
-        if not self.check_mode:
-            self.shares.restore(share['id'])
-            if self.params['wait']:
-                share = self.shares.wait(share)
-            else:
-                share = self.shares.get(share['id'])
-        self.finish_share(plan, dict(share, is_soft_deleted=False))
-
-    def create(self):
-        p = self.params
-        check_create_options(p, ('name', 'share_proto'))
-        self.check_create_features()
-        references = self.create_references()
-        snapshot = references.get('snapshot')
-        size = p['size'] or (snapshot['size'] if snapshot else None)
-        check_create_options(dict(size=size), ('size',))
-        plan = plan_create(self.desired(
-            size=size, snapshot_id=snapshot['id'] if snapshot else None,
-            share_network_id=references['share_network']['id']
-            if references.get('share_network') else None))
-        if self.check_mode:
-            return self.finish_share(plan, {})
-        share = self.shares.create(plan.body)
-        if p['wait']:
-            try:
-                share = self.shares.wait(share)
-            except WaitFailed as exc:
-                self.fail('%s The share %s was created and is left in that state; '
-                          'delete it with state=absent.' % (exc, share['id']),
-                          share=share)
-        share, adopted = self.shares.settle_namesakes(share, p['wait'])
-        if adopted and (p['wait'] or share.get('status') not in SHARE_BUSY_STATES):
-            # Another task made the share at the same moment: converge on
-            # it as on a share this task had found.
-            return self.update(self.shares.settle(share), created=True)
-        plan.after = diff_view(share)
-        self.finish_share(plan, share)
-
-    def create_references(self):
-        """Every resource the create names, looked up before anything is sent:
-        an unknown one fails the task naming the option (check mode too)."""
-        p = self.params
-        found = {}
-        for option in CREATE_REFERENCES:
-            if p[option]:
-                found[option] = lookups.require(self.client, option, p[option],
-                                                option=option)
-        if not p['share_type'] and self.shares.default_share_type() is None:
-            raise InvalidInput('This cloud has no default share type, so Manila cannot '
-                               'choose one: set share_type (a type name or ID).')
-        return found
-
-    def check_create_features(self):
-        p = self.params
-        if p['scheduler_hints']:
-            self.client.require('scheduler_hints', 'scheduler_hints')
-            if 'only_host' in p['scheduler_hints']:
-                self.client.require('only_host_hint', 'The only_host scheduler hint')
-        if p['mount_point_name']:
-            self.client.require('mount_point_name', 'mount_point_name')
 
     def reference_id(self, kind, share=None):
         """The ID of the share network or snapshot the task names.
@@ -445,33 +367,6 @@ class ShareModule(ManilaModule):
             share = self.shares.wait(share) if p['wait'] else self.shares.get(share['id'])
         plan.after = diff_view(share)
         self.finish_share(plan, share)
-
-    # -- absent ------------------------------------------------------------
-    def ensure_absent(self, share):
-        p = self.params
-        plan = plan_absent(share, p['soft_delete'])
-        if plan.action == SOFT_DELETE:
-            self.client.require('soft_delete', 'soft_delete')
-        doomed = []
-        if plan.action != NOTHING:
-            snapshots = SnapshotAPI(self.client, p['timeout'])
-            doomed = plan_share_snapshots(share, snapshots.list_for_share(share['id']),
-                                          p['delete_snapshots'])
-        deleted = [snapshot_brief(s) for s in doomed]
-        if plan.action == NOTHING or self.check_mode:
-            return self.finish_share(plan, {} if plan.changed else share, with_exports=False,
-                                     deleted_snapshots=deleted)
-        if doomed:
-            snapshots.delete_all(doomed)
-        if plan.action == SOFT_DELETE:
-            self.shares.soft_delete(share['id'])
-        else:
-            if p['wait']:
-                share = self.shares.settle(share)
-            self.shares.delete(share['id'])
-            if p['wait']:
-                self.shares.wait_gone(share)
-        self.finish_share(plan, {}, with_exports=False, deleted_snapshots=deleted)
 
     # -- result ------------------------------------------------------------
     def finish_share(self, plan, share, with_exports=True, changed=None, **result):

@@ -278,13 +278,16 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     AccessAPI,
+    apply_rules_plan,
     diff_view,
+    explain_plan,
     plan_rules,
     predicted_rules,
     prepare_rules,
     required_features,
     rule_argument_spec,
     share_needs_wait_for_rules,
+    with_access_keys,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
@@ -292,11 +295,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
-from ansible_collections.openkeel.manila.plugins.module_utils.states import (
-    ACCESS_DENY_STATES,
-    ACCESS_ERROR_STATES,
-    ACCESS_RULES_STATUS_ERROR,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.states import ACCESS_DENY_STATES
 
 
 class ShareAccessModule(ManilaModule):
@@ -327,7 +326,7 @@ class ShareAccessModule(ManilaModule):
         existing = self.access.list(share['id'])
         plan = plan_rules(existing, desired, p['state'], p['purge_rules'],
                           update_in_place=client.supports('update_access_level'))
-        self.explain_plan(plan)
+        explain_plan(plan, client.version, self.warn)
 
         before = diff_view(r for r in existing if r.get('state') not in ACCESS_DENY_STATES)
         if not plan.changed:
@@ -338,76 +337,18 @@ class ShareAccessModule(ManilaModule):
 
         if share_needs_wait_for_rules(client, share, p['wait']):
             share = self.shares.wait(share)
-        rules = self.apply(share, plan)
+        rules = apply_rules_plan(self.access, self.shares, share, plan, p['unrestrict'],
+                                 p['wait'], self.warn)
         self.finish_rules(True, share, rules, before, diff_view(
             r for r in rules if r.get('state') not in ACCESS_DENY_STATES))
-
-    def explain_plan(self, plan):
-        if plan.hidden:
-            self.warn('%d rule(s) of this share have targets hidden from this user '
-                      'by a visibility lock (shown as ******); they cannot be '
-                      'matched and were left alone (IDs: %s).' % (
-                          len(plan.hidden), ', '.join(sorted(r['id'] for r in plan.hidden))))
-        level_changes = [(c, r) for c, r in plan.replace
-                         if c.get('state') not in ACCESS_ERROR_STATES]
-        if level_changes:
-            self.warn('Manila API %s cannot change an access level in place (that '
-                      'needs 2.88): %s denied and allowed again, so the client '
-                      'has no access for a short while.' % (
-                          self.client.version,
-                          ', '.join('%s:%s' % (c['access_type'], c['access_to'])
-                                    for c, _r in level_changes) + (
-                              ' is' if len(level_changes) == 1 else ' are')))
-
-    def apply(self, share, plan):
-        share_id = share['id']
-        pace = self.access.pacer(share, self.shares.get)   # one write at a time
-        touched, denied = self.access.send_plan(share_id, plan, self.params['unrestrict'], pace)
-        allowed = touched[:len(plan.add)]   # send_plan lists the new rules first
-        if plan.replace:
-            # The same target cannot be allowed while the old rule exists.
-            self.access.wait_rules(share_id, denied=[c['id'] for c, _rule in plan.replace])
-            replaced = self.access.send_replacements(share_id, plan, pace)
-            touched += replaced
-            allowed += replaced
-        if not self.params['wait']:
-            rules, _kept = self.access.settle_twins(share_id, allowed, self.access.list(share_id),
-                                                    wait=False)
-            return rules
-        rules = self.access.wait_rules(share_id, touched=touched, denied=denied)
-        # Another task may have allowed the same target at the same moment.
-        rules, _kept = self.access.settle_twins(share_id, allowed, rules)
-        settled = self.access.wait_share_status(share_id, self.shares.get, rules)
-        status = settled.get('access_rules_status')
-        share['access_rules_status'] = status
-        if status in ACCESS_RULES_STATUS_ERROR:
-            others = [r for r in rules if r.get('state') in ACCESS_ERROR_STATES]
-            self.warn('The rules of this task are active, but the share\'s '
-                      'access_rules_status is %s because of other rules in error: %s.'
-                      % (status, ', '.join('%s:%s (%s)' % (
-                          r['access_type'], r['access_to'], r['id']) for r in others)
-                         or 'none listed'))
-        return rules
 
     def finish_rules(self, changed, share, rules, before, after):
         rules = list(rules)
         if self.params['return_access_keys']:
-            rules = self.with_access_keys(share['id'], rules)
+            rules = with_access_keys(self.access, share['id'], rules)
         self.finish(changed, dict(rules=before), dict(rules=after), rules=rules,
                     share=dict(id=share['id'], name=share.get('name'),
                                access_rules_status=share.get('access_rules_status')))
-
-    def with_access_keys(self, share_id, rules):
-        """The rules with their cephx keys, asked for with return_access_keys.
-
-        Every other listing of this module drops the keys (AccessAPI.list), so
-        they are read once more here, as Manila lists them, and joined by rule
-        ID; the diff never carries them.
-        """
-        keys = dict((rule.get('id'), rule.get('access_key'))
-                    for rule in self.access._list(share_id))  # pylint: disable=protected-access
-        return [dict(rule, access_key=keys.get(rule.get('id')) if rule.get('id') else None)
-                for rule in rules]
 
 
 def main():

@@ -211,29 +211,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    InvalidInput,
-    UnsupportedFeature,
-    WaitFailed,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     NOTHING,
-    REVERT,
-    REVERT_MARKER,
     SnapshotAPI,
-    SnapshotPlan,
     diff_view,
-    needs_revert,
     plan_absent,
-    plan_create,
-    plan_revert,
     plan_update,
-    revert_in_progress,
-    revert_requested_at,
+    revert_flow,
+    snapshot_create_flow,
     task_metadata,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.states import (
-    SNAPSHOT_BUSY_STATES,
 )
 
 
@@ -254,13 +241,13 @@ class ShareSnapshotModule(ManilaModule):
     def run(self):
         self.validate_input()
         self.snapshots = SnapshotAPI(self.client, self.params['timeout'])
-        self._share = None
+        self.known_share = None
         snapshot = self.find_snapshot()
         state = self.params['state']
         if state == 'absent':
             self.ensure_absent(snapshot)
         elif state == 'reverted':
-            self.ensure_reverted(snapshot)
+            revert_flow(self, snapshot)
         else:
             self.ensure_present(snapshot)
 
@@ -278,25 +265,25 @@ class ShareSnapshotModule(ManilaModule):
         ref = self.params['share']
         if not ref:
             return None
-        if self._share is None:
+        if self.known_share is None:
             if self.params['state'] == 'absent':
-                self._share = lookups.find(self.client, 'share', ref)
-                if self._share is None:
+                self.known_share = lookups.find(self.client, 'share', ref)
+                if self.known_share is None:
                     return None
             else:
-                self._share = lookups.require(self.client, 'share', ref, option='share')
-        return self._share['id']
+                self.known_share = lookups.require(self.client, 'share', ref, option='share')
+        return self.known_share['id']
 
     def share_record(self, share_id=None):
         """The share (O(share), or ``share_id``), read once."""
-        if self._share is None:
+        if self.known_share is None:
             ref = self.params['share'] or share_id
             if not ref:
                 raise InvalidInput('share is required to take a snapshot (the name or ID '
                                    'of the share to snapshot).')
-            self._share = lookups.require(self.client, 'share', ref,
-                                          option='share' if self.params['share'] else None)
-        return self._share
+            self.known_share = lookups.require(
+                self.client, 'share', ref, option='share' if self.params['share'] else None)
+        return self.known_share
 
     def find_snapshot(self):
         p = self.params
@@ -320,36 +307,8 @@ class ShareSnapshotModule(ManilaModule):
         if snapshot is not None:
             snapshot = self.snapshots.settle(snapshot, self.params['wait'])
         if snapshot is None:
-            return self.create()
+            return snapshot_create_flow(self)
         self.update(snapshot)
-
-    def create(self):
-        p = self.params
-        if p['id']:
-            raise InvalidInput(
-                'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
-                '(leave out "id" and give "share" and "name").' % p['id'])
-        share = self.share_record()
-        if p['metadata']:
-            self.client.require('snapshot_metadata', 'Snapshot metadata')
-        plan = plan_create(share, self.desired())
-        if self.check_mode:
-            return self.finish_snapshot(plan, {})
-        self.snapshots.settle_share(share, p['wait'])
-        snapshot = self.snapshots.create(plan.body)
-        if p['wait']:
-            try:
-                snapshot = self.snapshots.wait(snapshot)
-            except WaitFailed as exc:
-                self.fail('%s The snapshot %s was taken and is left in that state; delete '
-                          'it with state=absent.' % (exc, snapshot['id']), snapshot=snapshot)
-        # Another task may have taken a snapshot of this name at the same moment.
-        snapshot, adopted = self.snapshots.settle_namesakes(snapshot, p['wait'])
-        if adopted and (p['wait'] or snapshot.get('status') not in SNAPSHOT_BUSY_STATES):
-            # Converge on it as on a snapshot this task had found.
-            return self.update(self.snapshots.settle(snapshot) or snapshot, created=True)
-        plan.after = diff_view(snapshot)
-        self.finish_snapshot(plan, snapshot)
 
     def plan_changes(self, snapshot):
         p = self.params
@@ -369,62 +328,6 @@ class ShareSnapshotModule(ManilaModule):
         snapshot = self.snapshots.apply_update(snapshot, plan)
         plan.after = diff_view(snapshot)
         self.finish_snapshot(plan, snapshot)
-
-    # -- reverted ----------------------------------------------------------
-    def ensure_reverted(self, snapshot):
-        p = self.params
-        if snapshot is None:
-            where = ' of share %s' % p['share'] if p['share'] else ''
-            raise InvalidInput(
-                'No snapshot %s%s exists; state=reverted reverts a share to an existing '
-                'snapshot and never takes one (take it with state=present first).'
-                % (p['id'] or p['name'], where))
-        self.client.require('revert_to_snapshot', 'Reverting a share to a snapshot')
-        if not p['always_revert'] and not self.client.supports('snapshot_metadata'):
-            raise UnsupportedFeature(
-                'state=reverted records the revert in the snapshot\'s metadata (key %s) so '
-                'that a second run does not revert again; snapshot metadata needs Manila API '
-                '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
-                'run instead.' % (REVERT_MARKER, self.client.version))
-        before, recorded, share = diff_view(snapshot), False, None
-        if revert_requested_at(snapshot) and self.client.supports('snapshot_metadata'):
-            # A revert an earlier run did not see to its end: how did it end?
-            share, snapshot, recorded = self.snapshots.follow_revert_request(
-                self.share_record(snapshot['share_id']), snapshot, p['wait'], self.check_mode)
-            self._share = share
-            if not recorded:
-                self.warn(revert_in_progress(share, snapshot))
-                return self.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
-                                            share=share)
-        snapshot = self.snapshots.settle(snapshot, p['wait'])
-        if snapshot is None:
-            raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
-                               % (p['id'] or p['name']))
-        base = self.plan_changes(snapshot)
-        if needs_revert(snapshot, p['always_revert']):
-            share = self.share_record(snapshot['share_id'])
-            plan = plan_revert(share, snapshot,
-                               self.snapshots.list_for_share(snapshot['share_id']),
-                               always=p['always_revert'], base=base, wait=p['wait'])
-        else:
-            plan = base
-        changed = plan.changed or recorded
-        if recorded:    # the diff shows the record too
-            plan.before = before
-            if plan.action == NOTHING:
-                plan.after = diff_view(snapshot)
-        if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, snapshot, share=share or self._share or {},
-                                        changed=changed)
-        if plan.action == REVERT:
-            share = self.snapshots.settle_share(share, p['wait'])
-        snapshot = self.snapshots.apply_update(snapshot, plan)
-        if plan.action == REVERT:
-            share, snapshot = self.snapshots.revert_and_record(
-                share, snapshot, p['wait'],
-                plan.record_revert and self.client.supports('snapshot_metadata'))
-        plan.after = diff_view(snapshot)
-        self.finish_snapshot(plan, snapshot, share=share or {}, changed=changed)
 
     # -- absent ------------------------------------------------------------
     def ensure_absent(self, snapshot):
@@ -453,7 +356,7 @@ class ShareSnapshotModule(ManilaModule):
 
     def mountable(self, snapshot):
         """Whether the snapshot may have export locations (unknown: ask Manila)."""
-        share = self._share
+        share = self.known_share
         if share is not None and share.get('id') == snapshot.get('share_id'):
             return bool(share.get('mount_snapshot_support'))
         return True

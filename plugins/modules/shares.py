@@ -22,20 +22,16 @@ description:
     for shares that exist.
   - Writes are sent a few at a time (O(concurrency)) on the one session; a write
     is sent again only after a 5xx, and only when Manila shows it was not
-    applied (a lost answer is looked up, never sent blindly again). Waits are one poll loop over every busy share, one listing
-    per poll - first for the shares (created, resized, restored, deleted), then
+    applied (a lost answer is looked up, never sent blindly again). Waits are
+    one poll loop over every busy share, one listing per poll - first for the shares (created, resized, restored, deleted), then
     for their access rules (the share's C(access_rules_status)).
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
     Invalid input (a rule Manila would refuse, a share listed twice) fails the
     task before any request.
-  - With O(marker), every share the task creates or converges carries a metadata
-    key and value; with O(purge), shares carrying the marker that the list no
-    longer names are deleted. A share without the marker is never touched.
-  - A listed share that carries the marker's key with another value belongs to
-    another task - it is left untouched (no change, no deletion, its rules as
-    they are), and its result (RV(shares[].skipped)) and a warning say so.
+  - With O(marker) the task owns its shares, and O(purge) deletes the owned
+    shares the list no longer names (see those options).
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
@@ -65,8 +61,7 @@ options:
             share should have.
         type: str
       id:
-        description:
-          - ID of an existing share; O(shares[].name) then renames it.
+        description: ID of an existing share; O(shares[].name) then renames it.
         type: str
       state:
         description:
@@ -182,8 +177,9 @@ options:
         share of the list that is present (created with it, or added to an
         existing share), and it is what O(purge) looks for.
       - A share of the list that carries the key with another value is owned by
-        another task and is skipped, whatever its entry asks; O(purge) never
-        deletes it either.
+        another task and is left untouched, whatever its entry asks (no change,
+        no deletion, its rules as they are); its result (RV(shares[].skipped))
+        and a warning say so. O(purge) never deletes it either.
     type: dict
     suboptions:
       key:
@@ -204,9 +200,8 @@ options:
     default: false
   concurrency:
     description:
-      - How many requests are sent at once (1 to 8), polls included. They share
-        the task's session and token. More than the API server has workers for
-        does not make it faster.
+      - How many requests are sent at once (1 to 8), polls included, on the task's
+        one session. More than the API server has workers for does not make it faster.
     type: int
     default: 4
   wait:
@@ -219,8 +214,7 @@ options:
   timeout:
     description:
       - Seconds each wait of each share may take (the share to be available or
-        gone, then its rules to be applied); the waits of all shares run in one
-        poll loop.
+        gone, then its rules to be applied), in the one poll loop of all shares.
     type: int
     default: 600
 notes:
@@ -342,8 +336,7 @@ shares:
       type: str
       returned: when failed or skipped
 purged:
-  description:
-    - The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).
+  description: The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).
   returned: unless the input was refused before any request
   type: list
   elements: dict

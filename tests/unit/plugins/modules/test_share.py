@@ -312,3 +312,24 @@ def test_a_refusal_after_an_accepted_update_reports_changed(monkeypatch):
     assert outcome.result['changed'] is True
     assert outcome.result['accepted_writes'] == ['PUT shares/' + SHARE_ID]
     assert [c.method for c in session.writes()] == ['PUT', 'POST']
+
+
+def test_a_share_that_fails_to_create_is_reported_and_left(monkeypatch):
+    created = dict(SHARE, status='creating', share_network_id=None)
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'share_type': 'dhss'}, [
+        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
+        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(created, status='error')})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         RecordedResponse(200, {'messages': [{'user_message': 'allocate host: no valid host'}]})),
+    ])
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'no valid host' in outcome.result['msg']
+    assert ('The share %s was created and is left in that state; delete it with state=absent.'
+            % SHARE_ID) in outcome.result['msg']
+    assert outcome.result['share']['id'] == SHARE_ID   # the share as the create answered
+    assert outcome.result['changed'] is True
+    assert len(session.bodies('POST')) == 1
