@@ -375,7 +375,6 @@ def _admin_only(exc):
         'ask an admin for the type.' % exc.message))
 
 
-
 def type_label(share_type):
     return label(share_type) if share_type.get('name') else 'Share type %s' % share_type['id']
 
@@ -386,6 +385,7 @@ def recycled_message(said, binned):
             'move them, or delete them for good (openkeel.manila.share with their id '
             'and state=absent), then delete the type.' % (said, ', '.join(
                 '%s (%s)' % (s.get('name'), s['id']) for s in binned)))
+
 
 class ShareTypeAPI(object):
     def __init__(self, client):
