@@ -80,6 +80,37 @@ SKIPPED = {
         'needs the key of the cephx rule above',
 }
 
+# Quotas, limits, replicas and capabilities (issues 22 and 23): not yet in the plan.
+# Their own targets (share_quota, share_quota_info, share_limits_info, share_replica,
+# share_replica_info, share_capabilities_info) run the same calls on the local cloud's
+# projects and types; these examples name a team project, a `gold` type and a
+# `projects` share of a replicated type that the examples' setup does not make.
+SKIPPED.update(dict.fromkeys([
+    ('share_quota', "The file share quotas of a team's project"),
+    ('share_quota', 'Its gold shares are limited further'),
+    ('share_quota', 'Back to the defaults'),
+    ('share_quota_info', "A team's gold quotas (admin)"),
+], 'a team project and a gold type the examples do not make; the share_quota and '
+   'share_quota_info targets set and read quotas on the lane\'s member project'))
+SKIPPED.update(dict.fromkeys([
+    ('share_quota_info', 'How much room has my project?'),
+    ('share_quota_info', 'Shares left'),
+    ('share_limits_info', "Manila's limits of my project"),
+    ('share_limits_info', 'Shares left'),
+], 'reads of the task\'s own project that the share_quota_info and share_limits_info '
+   'targets run as member and admin; not yet in this plan'))
+SKIPPED.update(dict.fromkeys([
+    ('share_replica', 'Keep a replica of the projects share'),
+    ('share_replica', 'Fail over to it'),
+    ('share_replica', 'Drop the replicas besides the active one'),
+    ('share_replica_info', 'The replicas of the projects share'),
+    ('share_replica_info', 'Where the active replica is mounted'),
+], 'the examples\' projects share is of the default type, which does not replicate; the '
+   'share_replica target runs this lifecycle on the replicated-readable type'))
+SKIPPED[('share_capabilities_info', 'Can this cloud replicate the gold type?')] = (
+    'names a gold type the local cloud does not have; the share_capabilities_info target '
+    'runs it on the cloud\'s types')
+
 # share networks, security services, share types (issue 11): after the
 # shares' examples; the last steps delete what the first ones made.
 PLAN += [
