@@ -97,22 +97,39 @@ class Scope(object):
 
 # -- validation --------------------------------------------------------------------
 
+def whole_number(value):
+    """value as an int, or None. Templated values arrive as text before ansible-core 2.19
+    ("{{ n + 1 }}" is '3'), so text that spells a whole number counts; a bool does not."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip('-').isdigit():
+        return int(value.strip())
+    return None
+
+
 def validate(quotas, scope):
-    """InvalidInput for names and values Manila would refuse; before any request."""
+    """{name: int} of the task's quotas; InvalidInput for names and values Manila would
+    refuse, before any request."""
     problems = []
+    limits = {}
     for name in sorted(quotas or {}):
-        value = quotas[name]
+        value = whole_number(quotas[name])
         if name not in QUOTA_NAMES:
             problems.append('%r is not a Manila quota (one of %s).' % (
                 name, ', '.join(QUOTA_NAMES)))
-        elif isinstance(value, bool) or not isinstance(value, int) or value < -1:
+        elif value is None or value < -1:
             problems.append('quotas.%s must be a whole number, -1 for unlimited, got %r.'
-                            % (name, value))
+                            % (name, quotas[name]))
         elif scope.share_type and name in NOT_FOR_TYPES:
             problems.append('quotas.%s cannot be set for a share type (Manila keeps it per '
                             'project or user only).' % name)
+        else:
+            limits[name] = value
     if problems:
         raise InvalidInput('Invalid quotas, nothing was changed: %s' % ' '.join(problems))
+    return limits
 
 
 def required_features(quotas, scope):

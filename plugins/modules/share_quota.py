@@ -68,6 +68,9 @@ options:
         C(share_networks), C(share_groups), C(share_group_snapshots),
         C(share_replicas), C(replica_gigabytes), C(per_share_gigabytes),
         C(backups) and C(backup_gigabytes).
+      - Limits are whole numbers. Text that spells one counts as that number, so a
+        template such as C("{{ used + 1 }}") works on every ansible-core release (before
+        2.19 templates give text).
       - Required with O(state=present).
     type: dict
   state:
@@ -171,10 +174,9 @@ class ShareQuotaModule(ManilaModule):
 
     def run(self):
         p = self.params
-        quotas = p['quotas'] or {}
         scope = Scope(user_id=p['user'], share_type=p['share_type'],
                       quota_class=p['quota_class'])
-        validate(quotas, scope)
+        quotas = validate(p['quotas'] or {}, scope)
         if p['state'] == 'absent' and scope.quota_class:
             raise InvalidInput('A quota class cannot be reset (Manila has no delete for '
                                'classes); set its quotas with state=present instead.')

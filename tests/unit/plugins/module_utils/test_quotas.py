@@ -97,6 +97,8 @@ BAD = [
     ({'shares': -2}, {}, 'quotas.shares must be a whole number'),
     ({'shares': 'ten'}, {}, 'quotas.shares must be a whole number'),
     ({'shares': True}, {}, 'quotas.shares must be a whole number'),
+    ({'shares': '2.5'}, {}, 'quotas.shares must be a whole number'),
+    ({'shares': 2.0}, {}, 'quotas.shares must be a whole number'),
     ({'share_networks': 1}, {'share_type': 'gold'}, 'quotas.share_networks cannot be set'),
     ({'share_groups': 1}, {'share_type': 'gold'}, 'quotas.share_groups cannot be set'),
 ]
@@ -110,7 +112,14 @@ def test_validation(quotas, scope, message):
 
 
 def test_valid_quotas_pass():
-    q.validate({'shares': -1, 'gigabytes': 0, 'share_networks': 2}, q.Scope())
+    assert q.validate({'shares': -1, 'gigabytes': 0, 'share_networks': 2}, q.Scope()) == {
+        'shares': -1, 'gigabytes': 0, 'share_networks': 2}
+
+
+def test_templated_numbers_are_whole_numbers():
+    # before ansible-core 2.19 a template such as "{{ used + 1 }}" arrives as text
+    assert q.validate({'shares': '3', 'gigabytes': '-1', 'snapshots': ' 7 '}, q.Scope()) == {
+        'shares': 3, 'gigabytes': -1, 'snapshots': 7}
 
 
 # name -> the version that brought it (None: always there)

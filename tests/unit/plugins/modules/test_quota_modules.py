@@ -117,6 +117,21 @@ def test_no_change_sends_no_write(monkeypatch):
     assert outcome.result['changed'] is False and session.writes() == []
 
 
+def test_a_templated_number_is_compared_and_sent_as_a_number(monkeypatch):
+    # ansible-core 2.16 to 2.18 template "{{ used + 1 }}" to the text '51'
+    outcome, session = run(monkeypatch, 'share_quota', {'quotas': {'shares': '50'}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+    ])
+    assert outcome.result['changed'] is False and session.writes() == []
+    outcome, session = run(monkeypatch, 'share_quota', {'quotas': {'shares': '51'}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {'shares': detail(50)}})),
+        expect('PUT', '/v2/quota-sets/' + OWN, quota_set(shares=51),
+               body={'quota_set': {'shares': 51}}),
+    ])
+    assert outcome.result['changed'] is True and outcome.result['quotas'] == {'shares': 51}
+
+
 def test_check_mode_reports_the_change_without_a_write(monkeypatch):
     outcome, session = run(monkeypatch, 'share_quota', {'project': TEAM,
                                                         'quotas': {'shares': 60}}, [
