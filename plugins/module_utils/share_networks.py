@@ -351,7 +351,7 @@ def service_update_refusals(network, usage):
     asked: share/api.py ``_share_network_update_initial_checks``).
 
     The network's ``error``/``network_change`` statuses are dealt with
-    elsewhere (``check_can_change_services``, ``ShareNetworkAPI.settle``).
+    elsewhere (``check_can_change_services``, ``ShareNetworkAPI.wait_if_busy``).
     """
     reasons = []
     if network.get('security_service_update_support') is False:
@@ -769,7 +769,7 @@ class ShareNetworkAPI(object):
         if in_use_api and steps:
             # Before any write: the network at rest, and the backends' yes to
             # the first change (Manila's own checks run with it).
-            network = api.settle(network, wait, [steps[0][1]])
+            network = api.wait_if_busy(network, wait, [steps[0][1]])
             api.check_service_change(network, steps[0][1], steps[0][0])
         if plan.update:
             network = api.update(network_id, plan.update)
@@ -788,7 +788,7 @@ class ShareNetworkAPI(object):
             return
         for index, (current_id, new_id) in enumerate(steps):
             if index:
-                network = api.settle(network, True, [new_id])
+                network = api.wait_if_busy(network, True, [new_id])
                 api.check_service_change(network, new_id, current_id)
             if current_id:
                 api.replace_service(network_id, current_id, new_id)
@@ -807,7 +807,7 @@ class ShareNetworkAPI(object):
                                network_label(network), self.timeout,
                                explain=service_messages(self.client, service_ids))
 
-    def settle(self, network, wait=True, service_ids=()):
+    def wait_if_busy(self, network, wait=True, service_ids=()):
         """A network in network_change (2.63+), waited for until it is active."""
         if network.get('status') not in SHARE_NETWORK_BUSY_STATES:
             return network

@@ -107,7 +107,7 @@ def sanitize_csv(value):
     return ','.join(item.strip() for item in str(value).split(',') if value and item)
 
 
-def same_value(current, wanted, key=None):
+def same_spec_value(current, wanted, key=None):
     """Spec values compare as Manila reads them: booleans as booleans when both
     look boolean ('true' == 'True' == '<is> True'), ``availability_zones``
     without the spaces around its commas."""
@@ -297,7 +297,7 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
     """
     current = share_type.get('extra_specs') or {}
     specs_set = dict((k, v) for k, v in specs.items()
-                     if not same_value(current.get(k), v, k))
+                     if not same_spec_value(current.get(k), v, k))
     specs_delete = []
     if purge_specs:
         specs_delete = sorted(k for k in current if k not in specs and k not in REQUIRED_SPECS)
@@ -470,7 +470,7 @@ class ShareTypeAPI(object):
     def set_specs(self, type_id, specs):
         def applied():
             held = (self.get(type_id) or {}).get('extra_specs') or {}
-            return True if all(same_value(held.get(k), v, k) for k, v in specs.items()) else None
+            return True if all(same_spec_value(held.get(k), v, k) for k, v in specs.items()) else None
         self.client.write_once(
             lambda: self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs}),
             applied, 'the extra specs update of share type %s' % type_id)

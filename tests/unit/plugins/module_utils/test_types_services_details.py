@@ -60,8 +60,8 @@ def test_type_label_and_values():
     ('<is> True', 'True', True), ('True', '<is> true', True), ('<is> False', 'false', True),
     ('<is> True', 'False', False),
 ])
-def test_same_value(current, wanted, same):
-    assert st.same_value(current, wanted) is same
+def test_same_spec_value(current, wanted, same):
+    assert st.same_spec_value(current, wanted) is same
 
 
 def test_visibility_and_public_view():
