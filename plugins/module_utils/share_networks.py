@@ -54,6 +54,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_NETWORK_BUSY_STATES,
     SHARE_NETWORK_ERROR_STATES,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_for_status,
@@ -73,18 +74,14 @@ def network_label(network):
     return 'Share network %s (%s)' % (network.get('name'), network.get('id') or 'new')
 
 
-def _blank(value):
-    return None if value in (None, '') else value
-
-
 # -- subnets -----------------------------------------------------------------------
 
 def subnet_entry(availability_zone=None, neutron_net_id=None, neutron_subnet_id=None,
                  subnet_id=None):
     """A subnet as this module compares it (``id`` only for existing ones)."""
-    return dict(id=subnet_id, availability_zone=_blank(availability_zone),
-                neutron_net_id=_blank(neutron_net_id),
-                neutron_subnet_id=_blank(neutron_subnet_id))
+    return dict(id=subnet_id, availability_zone=none_if_blank(availability_zone),
+                neutron_net_id=none_if_blank(neutron_net_id),
+                neutron_subnet_id=none_if_blank(neutron_subnet_id))
 
 
 def zone_label(zone):
