@@ -290,6 +290,8 @@ def sort_export_locations(locations):
 
 
 def share_label(share):
+    """'Share NAME (ID)', capitalised: the subject that opens a message
+    (migration.share_in_sentence names a share inside one)."""
     return 'Share %s (%s)' % (share.get('name'), share['id'])
 
 
@@ -619,7 +621,7 @@ class ShareAPI(object):
     def wait_gone(self, share):
         return self.wait(share, targets=(GONE,))
 
-    def settle(self, share, wait=True):
+    def wait_if_busy(self, share, wait=True):
         """A busy share (creating, extending, ...) waited for until it rests."""
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
@@ -732,7 +734,7 @@ def create_flow(task):
     if adopt:
         # Another task made the share at the same moment: converge on
         # it as on a share this task had found.
-        return task.update(task.shares.settle(share), created=True)
+        return task.update(task.shares.wait_if_busy(share), created=True)
     plan.after = diff_view(share)
     task.finish_share(plan, share)
 

@@ -334,7 +334,7 @@ class ShareModule(ManilaModule):
             return create_flow(self)
         if share.get('is_soft_deleted'):
             return restore_flow(self, share)
-        return self.update(self.shares.settle(share, p['wait']))
+        return self.update(self.shares.wait_if_busy(share, p['wait']))
 
     def soft_deleted_namesake(self):
         if not self.client.supports('soft_delete'):

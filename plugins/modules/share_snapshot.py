@@ -305,7 +305,7 @@ class ShareSnapshotModule(ManilaModule):
     # -- present -----------------------------------------------------------
     def ensure_present(self, snapshot):
         if snapshot is not None:
-            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
         if snapshot is None:
             return snapshot_create_flow(self)
         self.update(snapshot)
@@ -335,7 +335,7 @@ class ShareSnapshotModule(ManilaModule):
         if plan.action == NOTHING or self.check_mode:
             return self.finish_snapshot(plan, {}, with_exports=False)
         if snapshot['status'] != 'deleting':
-            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
             if snapshot is not None:
                 plan_absent(snapshot)   # what it settled in may be undeletable
                 self.snapshots.delete(snapshot['id'])
