@@ -35,7 +35,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 )
 
 
-
 def _import_sdk_parts():
     """openstacksdk's log helper and config loader, without the rest of openstacksdk.
 
