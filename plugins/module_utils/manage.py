@@ -326,7 +326,7 @@ def check_can_unmanage_share(task, share):
     """What Manila refuses, and what only an admin may do, before any write."""
     label = share_label(share)
     if 'host' not in share:
-        raise AdminRequired('Unmanaging a share %s (it sees no host of %s). %s' % (
+        raise AdminRequired('Unmanaging a share %s (Manila shows it no host of %s). %s' % (
             ADMIN_ONLY, label, RUN_AS_ADMIN))
     if share.get('is_soft_deleted'):
         raise InvalidInput('%s is in the recycle bin: Manila unmanages no such share. '
@@ -354,7 +354,7 @@ def snapshot_manage_flow(task):
     client.require('manage_snapshot', 'Managing a snapshot')
     share = task.share_record()
     if 'host' not in share:
-        raise AdminRequired('Managing a snapshot %s (it sees no host of %s). %s' % (
+        raise AdminRequired('Managing a snapshot %s (Manila shows it no host of %s). %s' % (
             ADMIN_ONLY, share_label(share), RUN_AS_ADMIN))
     if share.get('has_replicas'):
         raise InvalidInput('%s has replicas: Manila manages no snapshot of it until they '
@@ -399,8 +399,8 @@ def snapshot_unmanage_flow(task, snapshot):
         return task.finish(False, snapshot={}, msg='%s is already being unmanaged.' % label)
     client.require('manage_snapshot', 'Unmanaging a snapshot')
     if 'provider_location' not in snapshot:
-        raise AdminRequired('Unmanaging a snapshot %s (it sees no provider_location of '
-                            '%s). %s' % (ADMIN_ONLY, label, RUN_AS_ADMIN))
+        raise AdminRequired('Unmanaging a snapshot %s (Manila shows it no '
+                            'provider_location of %s). %s' % (ADMIN_ONLY, label, RUN_AS_ADMIN))
     if snapshot.get('status') in SNAPSHOT_BUSY_STATES:
         snapshot = task.snapshots.settle(snapshot, p['wait'])
         if snapshot is None:
