@@ -398,6 +398,9 @@ def snapshot_unmanage_flow(task, snapshot):
             task.snapshots.wait_gone(snapshot)
         return task.finish(False, snapshot={}, msg='%s is already being unmanaged.' % label)
     client.require('manage_snapshot', 'Unmanaging a snapshot')
+    share = task.known_share
+    if share is not None and share.get('share_server_id'):
+        client.require('manage_share_server', 'Unmanaging a snapshot of a share on a share server')
     if 'provider_location' not in snapshot:
         raise AdminRequired('Unmanaging a snapshot %s (Manila shows it no '
                             'provider_location of %s). %s' % (ADMIN_ONLY, label, RUN_AS_ADMIN))

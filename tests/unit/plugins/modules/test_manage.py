@@ -381,3 +381,14 @@ def test_snapshot_unmanage_by_a_member_is_refused(monkeypatch):
     assert isinstance(outcome, Fail)
     assert 'admin-only' in outcome.result['msg']
     assert session.writes() == []
+
+
+def test_snapshot_unmanage_of_a_share_on_a_server_below_2_49_is_refused(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}, [
+        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [
+            dict(SHARE, share_server_id=SERVER_ID)]})),
+        ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [SNAP]}))], max_version='2.48')
+    assert isinstance(outcome, Fail)
+    assert 'needs Manila API 2.49' in outcome.result['msg']
+    assert session.writes() == []
