@@ -163,6 +163,19 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
     normalize_metadata(metadata)
 
 
+def check_share_task(p):
+    """The options of a ``share`` task, checked before any request."""
+    if p['size'] is not None and p['size'] < 1:
+        raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
+    if p['soft_delete'] and p['state'] != 'absent':
+        raise InvalidInput('soft_delete only applies with state=absent.')
+    if p['restore'] and p['state'] != 'present':
+        raise InvalidInput('restore only applies with state=present.')
+    if p['delete_snapshots'] and p['state'] != 'absent':
+        raise InvalidInput('delete_snapshots only applies with state=absent.')
+    check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
+
+
 def metadata_changes(current, desired, purge):
     """(keys to set with their values, keys to delete) to reach ``desired``.
 

@@ -24,6 +24,7 @@ author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
+  - openkeel.manila.manage.share
 attributes:
   check_mode:
     support: full
@@ -34,9 +35,11 @@ attributes:
 options:
   state:
     description:
-      - V(present) makes the share exist as described; V(absent) deletes it.
+      - V(present) makes the share exist as described (with O(manage), from
+        storage Manila does not know); V(absent) deletes it; V(unmanaged)
+        releases it from Manila without deleting its data (see O(manage)).
     type: str
-    choices: [present, absent]
+    choices: [present, absent, unmanaged]
     default: present
   name:
     description:
@@ -180,6 +183,21 @@ EXAMPLES = r'''
     state: absent
     soft_delete: true
 
+- name: Release a share from Manila, keeping its data (admin)
+  openkeel.manila.share:
+    cloud: mycloud
+    name: legacy
+    state: unmanaged
+
+- name: Bring the export under Manila again (admin)
+  openkeel.manila.share:
+    cloud: mycloud
+    name: legacy
+    manage:
+      export_path: 10.0.0.10:/exports/legacy
+      host: manila@alpha#pool1
+      protocol: NFS
+
 - name: Delete a share and its snapshots
   openkeel.manila.share:
     cloud: mycloud
@@ -236,7 +254,7 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups, manage
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
@@ -245,7 +263,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import Inva
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     NOTHING,
     ShareAPI,
-    check_share_input,
+    check_share_task,
     create_flow,
     diff_view,
     plan_update,
@@ -256,7 +274,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import s
 
 class ShareModule(ManilaModule):
     argument_spec = dict(
-        state=dict(type='str', default='present', choices=['present', 'absent']),
+        state=dict(type='str', default='present', choices=['present', 'absent', 'unmanaged']),
         name=dict(type='str'),
         id=dict(type='str'),
         size=dict(type='int'),
@@ -274,6 +292,7 @@ class ShareModule(ManilaModule):
         soft_delete=dict(type='bool', default=False),
         restore=dict(type='bool', default=False),
         delete_snapshots=dict(type='bool', default=False),
+        manage=manage.SHARE_MANAGE_SPEC,
         **wait_argument_spec(180)
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
@@ -284,21 +303,14 @@ class ShareModule(ManilaModule):
         share = self.find_share()
         if self.params['state'] == 'absent':
             share_absent_flow(self, share)
+        elif self.params['state'] == 'unmanaged':
+            manage.share_unmanage_flow(self, share)
         else:
             self.ensure_present(share)
 
     # -- before any request ------------------------------------------------
     def validate_input(self):
-        p = self.params
-        if p['size'] is not None and p['size'] < 1:
-            raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
-        if p['soft_delete'] and p['state'] != 'absent':
-            raise InvalidInput('soft_delete only applies with state=absent.')
-        if p['restore'] and p['state'] != 'present':
-            raise InvalidInput('restore only applies with state=present.')
-        if p['delete_snapshots'] and p['state'] != 'absent':
-            raise InvalidInput('delete_snapshots only applies with state=absent.')
-        check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
+        manage.check_share_task(self.params, check_share_task)
 
     def find_share(self):
         if self.params['id']:
@@ -311,12 +323,14 @@ class ShareModule(ManilaModule):
             'name', 'size', 'share_proto', 'share_type', 'availability_zone',
             'description', 'metadata', 'is_public', 'scheduler_hints',
             'mount_point_name'))
-        desired.update(resolved)
+        desired.update(manage.desired_fields(p), **resolved)
         return desired
 
     # -- present -----------------------------------------------------------
     def ensure_present(self, share):
         p = self.params
+        if p['manage'] and manage.to_be_managed(self, share):
+            return manage.share_manage_flow(self)
         if share is None:
             if p['id']:
                 raise InvalidInput(
