@@ -1717,6 +1717,9 @@ def integration_vars(sec, lane=None):
         u = mine[kind]
         config['manila_auth_' + kind] = auth_dict(
             u['user'], sec[u['user']], u['project'])
+    # The newest microversion the cloud's Manila speaks (the modules ask
+    # for it, unless capped): 2.99 for 23.0.1, 2.82 for 17.4.0.
+    config['manila_api_max'] = versions_document()[0]
     if RELEASE:
         config['manila_release'] = RELEASE
     # For names of things all lanes see (share types, public shares).
