@@ -1074,7 +1074,9 @@ def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
             '--master', '--die-on-term', '--need-app', '--lazy-apps',
             '--enable-threads', '--strict',
             '--virtualenv', VENV,
-            '--http11-socket', '127.0.0.1:%d' % port] + load + [
+            '--http11-socket', '127.0.0.1:%d' % port]
+    argv += load
+    argv += [
             # One process with threads: half the start-up CPU of two
             # processes, which matters on a two-core machine.  Eight
             # threads: up to seven lanes of tests at a time (lane 1's
