@@ -1077,17 +1077,17 @@ def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
             '--http11-socket', '127.0.0.1:%d' % port]
     argv += load
     argv += [
-            # One process with threads: half the start-up CPU of two
-            # processes, which matters on a two-core machine.  Eight
-            # threads: up to seven lanes of tests at a time (lane 1's
-            # faults run four workers) each wait on an answer.
-            '--processes', '1', '--threads', str(threads),
-            '--buffer-size', '65535',
-            '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
-            '--req-logger', 'file:' + os.path.join(
-                LOGS, request_log or name + '-requests.log'),
-            '--log-format', log_format or REQUEST_LOG_FORMAT,
-            ]
+        # One process with threads: half the start-up CPU of two
+        # processes, which matters on a two-core machine.  Eight
+        # threads: up to seven lanes of tests at a time (lane 1's
+        # faults run four workers) each wait on an answer.
+        '--processes', '1', '--threads', str(threads),
+        '--buffer-size', '65535',
+        '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
+        '--req-logger', 'file:' + os.path.join(
+            LOGS, request_log or name + '-requests.log'),
+        '--log-format', log_format or REQUEST_LOG_FORMAT,
+    ]
     if pythonpath:
         argv += ['--pythonpath', pythonpath]
     if pyargv:
