@@ -31,8 +31,33 @@ REQUEST_PROJECT_REL = 'manila/python/%s.py' % REQUEST_PROJECT_MODULE
 INTEGRATION_CONFIG = os.path.join(REPO, 'tests', 'integration',
                                   'integration_config.yml')
 
-STATE = os.path.abspath(os.environ.get('OPENKEEL_CLOUD_DIR')
-                        or '/var/tmp/openkeel-manila-cloud')
+# Older Manila releases that `up` runs beside the current one when
+# OPENKEEL_MANILA_RELEASE names them (see "Older Manila releases" in
+# README.md): the pin of the release's last version on PyPI, the file of
+# pins of everything else (constraints-manila-RELEASE.txt beside this file),
+# the default port of its API (the paged API takes the next one) and how
+# uwsgi loads its API (manila.wsgi.api came in 2024.2; before it the
+# pbr-made script bin/manila-wsgi).
+RELEASES = {
+    '2023.2': {'manila': 'manila==17.4.0', 'port': 8796,
+               'wsgi_file': 'manila-wsgi'},
+}
+RELEASE = (os.environ.get('OPENKEEL_MANILA_RELEASE') or '').strip()
+if RELEASE in ('current', 'latest'):
+    RELEASE = ''
+if RELEASE and RELEASE not in RELEASES:
+    raise SystemExit('ERROR: OPENKEEL_MANILA_RELEASE must be one of %s '
+                     '(or empty for the current Manila), not %r'
+                     % (', '.join(sorted(RELEASES)), RELEASE))
+# The cloud of the current Manila: MariaDB, RabbitMQ, Keystone, its users
+# and lanes.  A release's cloud is a Manila of its own (venv, database,
+# RabbitMQ vhost, ports, state directory BASE_STATE-RELEASE) that uses the
+# base cloud's MariaDB, RabbitMQ, Keystone and lane users.
+BASE_STATE = os.path.abspath(os.environ.get('OPENKEEL_CLOUD_DIR')
+                             or '/var/tmp/openkeel-manila-cloud')
+STATE = BASE_STATE + '-' + RELEASE if RELEASE else BASE_STATE
+BASE_SETTINGS = os.path.join(BASE_STATE, 'settings.json')
+BASE_SECRETS = os.path.join(BASE_STATE, 'secrets.json')
 VENV = os.path.join(STATE, 'venv')
 ETC = os.path.join(STATE, 'etc')
 DATA = os.path.join(STATE, 'data')
@@ -46,15 +71,19 @@ SECRETS = os.path.join(STATE, 'secrets.json')
 # The ports and the number of lanes a cloud was brought up with: commands
 # run later without the environment variables use them again.
 SETTINGS = os.path.join(STATE, 'settings.json')
-LANES_FILE = os.path.join(DATA, 'lanes.json')
+# The lanes' users live in the base cloud's Keystone.
+LANES_FILE = os.path.join(BASE_STATE, 'data', 'lanes.json')
+if RELEASE:
+    # The checkout's file is the current Manila's.
+    INTEGRATION_CONFIG = os.path.join(STATE, 'integration_config.yml')
 
 
-def _setting(variable, key, default, low, high):
+def _setting(variable, key, default, low, high, path=SETTINGS):
     """An integer from the environment, else settings.json, else default."""
     raw = os.environ.get(variable)
     if not raw:
         try:
-            with open(SETTINGS) as f:
+            with open(path) as f:
                 return int(json.load(f)[key])
         except (OSError, ValueError, KeyError, TypeError):
             return default
@@ -69,12 +98,16 @@ def _setting(variable, key, default, low, high):
 
 
 KEYSTONE_PORT = _setting('OPENKEEL_CLOUD_KEYSTONE_PORT', 'keystone_port',
-                         5000, 1024, 65535)
-MANILA_PORT = _setting('OPENKEEL_CLOUD_MANILA_PORT', 'manila_port',
-                       8786, 1024, 65535)
+                         5000, 1024, 65535, BASE_SETTINGS)
+if RELEASE:
+    MANILA_PORT = _setting('OPENKEEL_MANILA_RELEASE_PORT', 'manila_port',
+                           RELEASES[RELEASE]['port'], 1024, 65535)
+else:
+    MANILA_PORT = _setting('OPENKEEL_CLOUD_MANILA_PORT', 'manila_port',
+                           8786, 1024, 65535)
 # Lane 1 is the users admin and member; lanes 2..LANES have users of their
 # own (see lane_users()).
-LANES = _setting('OPENKEEL_CLOUD_LANES', 'lanes', 3, 1, 50)
+LANES = _setting('OPENKEEL_CLOUD_LANES', 'lanes', 3, 1, 50, BASE_SETTINGS)
 KEYSTONE_URL = 'http://127.0.0.1:%d/v3' % KEYSTONE_PORT
 MANILA_URL = 'http://127.0.0.1:%d/v2' % MANILA_PORT
 # A second Manila API (same database, same services) whose osapi_max_limit
@@ -89,6 +122,10 @@ APT_PACKAGES = ['mariadb-server', 'rabbitmq-server', 'gcc', 'python3-dev',
 PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi', 'PyMySQL',
                 'python-openstackclient', 'python-manilaclient',
                 'pytest']     # runs tests/cloud/test_cloud.py
+if RELEASE:
+    # Manila alone: Keystone, the clients and pytest are the base cloud's.
+    CONSTRAINTS = os.path.join(HERE, 'constraints-manila-%s.txt' % RELEASE)
+    PIP_PACKAGES = [RELEASES[RELEASE]['manila'], 'uwsgi', 'PyMySQL']
 
 HOST = 'openkeel'
 MICROVERSION = '2.65'
@@ -166,6 +203,10 @@ QUOTAS = {'shares': 1000, 'gigabytes': 100000, 'snapshots': 1000,
 # Order matters: started in this order, stopped in reverse.
 SERVICES = ['mariadb', 'rabbitmq', 'keystone', 'manila-api',
             'manila-api-paged', 'manila-scheduler', 'manila-share']
+if RELEASE:
+    SERVICES = SERVICES[3:]
+# Those made from the venv (restarted when their configuration changes).
+OPENSTACK_SERVICES = [s for s in SERVICES if s not in ('mariadb', 'rabbitmq')]
 LOG_OF = {
     'mariadb': 'mariadb.log',
     'rabbitmq': 'rabbitmq.log',
@@ -605,6 +646,14 @@ def load_secrets():
     added; the existing ones are kept.
     """
     data = read_json(SECRETS) or {}
+    if RELEASE:
+        # The base cloud's passwords; a process token of its own (down
+        # stops only the processes that carry it).
+        if 'token' not in data:
+            data = {'token': secrets.token_urlsafe(18)}
+            os.makedirs(STATE, exist_ok=True)
+            write_file(SECRETS, json.dumps(data, indent=1), mode=0o600)
+        return dict(read_json(BASE_SECRETS) or {}, token=data['token'])
     wanted = ['admin', 'member', 'manila', 'db', 'token'] + [
         u.user for u in lane_users()]
     missing = [k for k in wanted if k not in data]
@@ -643,6 +692,8 @@ def lane_users():
 
 def choose_ports():
     """Ports for MariaDB and RabbitMQ, kept while our process runs."""
+    if RELEASE:
+        return release_ports()
     ports = {}
     rec = load_record('mariadb')
     if service_alive('mariadb') and rec.get('port'):
@@ -659,15 +710,48 @@ def choose_ports():
         ports['dist'] = pick_port('RabbitMQ distribution', 25672, taken)
         taken.add(ports['dist'])
         ports['epmd'] = pick_port('Erlang epmd', 4369, taken)
+    check_api_ports()
+    return ports
+
+
+def check_api_ports():
     for svc, what, port in (('keystone', 'Keystone', KEYSTONE_PORT),
                             ('manila-api', 'Manila API', MANILA_PORT),
                             ('manila-api-paged', 'the paged Manila API',
                              PAGED_PORT)):
+        if svc not in SERVICES:
+            continue
         if not service_alive(svc) and not port_free(port):
             owner = port_owner(port)
             raise CloudError('%s needs port %d, which is taken by %s'
                              % (what, port, owner and 'pid %s %s' % owner))
-    return ports
+
+
+def base_record(svc):
+    return read_json(os.path.join(BASE_STATE, 'run', svc + '.json'), {}) or {}
+
+
+def release_ports():
+    """The base cloud's MariaDB and RabbitMQ ports (a release's Manila uses
+    them), after checking that its own API ports are free or its own."""
+    mysql = base_record('mariadb').get('port')
+    rabbit = base_record('rabbitmq').get('ports')
+    if not mysql or not rabbit:
+        raise CloudError('the base cloud in %s has no MariaDB or RabbitMQ '
+                         'record: run tests/cloud/manila-cloud up (without '
+                         'OPENKEEL_MANILA_RELEASE) first' % BASE_STATE)
+    check_api_ports()
+    return dict(rabbit, mysql=mysql)
+
+
+def release_db():
+    """The database of a release's Manila (in the base cloud's MariaDB)."""
+    return 'manila_' + RELEASE.replace('.', '_').replace('-', '_')
+
+
+def release_vhost():
+    """The RabbitMQ vhost of a release's Manila (in the base cloud's)."""
+    return 'manila-' + RELEASE
 
 
 def ini(sections):
@@ -713,6 +797,8 @@ def write_configs(ports, sec, delay, openstack=True):
         'log.file.level = info\n' % ports['amqp'])
     files['rabbitmq/enabled_plugins'] = '[].\n'
     files['rabbitmq/rabbitmq-env.conf'] = '# intentionally empty\n'
+    if RELEASE:
+        files = {}
     if openstack:
         files.update(openstack_configs(ports, sec, delay))
     for rel, text in files.items():
@@ -743,6 +829,9 @@ def openstack_configs(ports, sec, delay):
                          ('enforce_scope', 'true')]),
     ])
     transport = 'rabbit://guest:guest@127.0.0.1:%d/' % ports['amqp']
+    if RELEASE:
+        del files['keystone/keystone.conf']
+        transport += release_vhost()
     files['manila/manila.conf'] = ini([
         ('DEFAULT', [
             ('host', HOST),
@@ -760,7 +849,8 @@ def openstack_configs(ports, sec, delay):
             ('osapi_share_listen', '127.0.0.1'),
             ('use_stderr', 'false'),
         ]),
-        ('database', [('connection', db % 'manila')]),
+        ('database', [('connection',
+                       db % (release_db() if RELEASE else 'manila'))]),
         ('oslo_concurrency', [('lock_path',
                                os.path.join(DATA, 'manila', 'lock'))]),
         ('keystone_authtoken', [
@@ -834,7 +924,9 @@ def api_paste():
     with open(os.path.join(VENV, 'etc', 'manila', 'api-paste.ini')) as f:
         text = f.read()
     old = ' authtoken keystonecontext '
-    if text.count(old) != 2:
+    # Two pipelines (v2 with and without limits); before 2024.1 four (v1
+    # too).
+    if text.count(old) not in (2, 4):
         raise CloudError('%s/etc/manila/api-paste.ini has not the two '
                          'pipelines with "%s" that request_project.py is '
                          'put into: check the Manila version' % (VENV, old))
@@ -855,9 +947,9 @@ def fingerprint(files, names, *extra):
 
 # ---------------------------------------------------------------- services
 
-def mysql_cmd(sql):
+def mysql_cmd(sql, etc=ETC):
     r = subprocess.run(['mariadb', '--defaults-file=' +
-                        os.path.join(ETC, 'my.cnf'), '-e', sql],
+                        os.path.join(etc, 'my.cnf'), '-e', sql],
                        capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise CloudError('MariaDB command failed: %s\n%s' % (sql, r.stderr))
@@ -974,23 +1066,28 @@ REQUEST_LOG_FORMAT = '%(method) %(uri) %(status) %(msecs)ms [%(ltime)]'
 
 def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
                pythonpath=None, threads=8, request_log=None):
+    # module: a module:callable, or a script of the venv's bin (that sets
+    # "application") for the Manila releases without manila.wsgi.api.
+    load = ['--wsgi-file', vbin(module)] if ':' not in module else [
+        '--module', module]
     argv = [vbin('uwsgi'),
             '--master', '--die-on-term', '--need-app', '--lazy-apps',
             '--enable-threads', '--strict',
             '--virtualenv', VENV,
-            '--http11-socket', '127.0.0.1:%d' % port,
-            '--module', module,
-            # One process with threads: half the start-up CPU of two
-            # processes, which matters on a two-core machine.  Eight
-            # threads: up to seven lanes of tests at a time (lane 1's
-            # faults run four workers) each wait on an answer.
-            '--processes', '1', '--threads', str(threads),
-            '--buffer-size', '65535',
-            '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
-            '--req-logger', 'file:' + os.path.join(
-                LOGS, request_log or name + '-requests.log'),
-            '--log-format', log_format or REQUEST_LOG_FORMAT,
-            ]
+            '--http11-socket', '127.0.0.1:%d' % port]
+    argv += load
+    argv += [
+        # One process with threads: half the start-up CPU of two
+        # processes, which matters on a two-core machine.  Eight
+        # threads: up to seven lanes of tests at a time (lane 1's
+        # faults run four workers) each wait on an answer.
+        '--processes', '1', '--threads', str(threads),
+        '--buffer-size', '65535',
+        '--pidfile', os.path.join(RUN, name + '.uwsgi.pid'),
+        '--req-logger', 'file:' + os.path.join(
+            LOGS, request_log or name + '-requests.log'),
+        '--log-format', log_format or REQUEST_LOG_FORMAT,
+    ]
     if pythonpath:
         argv += ['--pythonpath', pythonpath]
     if pyargv:
@@ -1000,6 +1097,8 @@ def uwsgi_argv(name, port, module, pyargv=None, log_format=None,
 
 def openstack_specs(files):
     mconf = os.path.join(ETC, 'manila', 'manila.conf')
+    api = RELEASES[RELEASE]['wsgi_file'] if RELEASE else \
+        'manila.wsgi.api:application'
     sconf = os.path.join(ETC, 'manila', 'manila-share.conf')
     specs = {
         'keystone': (
@@ -1009,7 +1108,7 @@ def openstack_specs(files):
              os.path.join(ETC, 'keystone', 'keystone.conf')},
             ['keystone/keystone.conf']),
         'manila-api': (
-            uwsgi_argv('manila', MANILA_PORT, 'manila.wsgi.api:application',
+            uwsgi_argv('manila', MANILA_PORT, api,
                        pyargv='--config-file %s --log-file %s' % (
                            mconf, os.path.join(LOGS, 'manila-api.log')),
                        # request_project.py sets %(project)
@@ -1022,8 +1121,7 @@ def openstack_specs(files):
         # to the same request log as the main API's (one line each, the
         # same format), so that setup_manila's checks see them.
         'manila-api-paged': (
-            uwsgi_argv('manila-paged', PAGED_PORT,
-                       'manila.wsgi.api:application',
+            uwsgi_argv('manila-paged', PAGED_PORT, api,
                        pyargv='--config-file %s --config-file %s '
                               '--log-file %s' % (
                                   mconf, os.path.join(
@@ -1052,14 +1150,15 @@ def openstack_specs(files):
     extra_fp = {'manila-scheduler': [b.name for b in BACKENDS]}
     return {svc: (argv, env, fingerprint(files, names, argv, env,
                                          *extra_fp.get(svc, [])))
-            for svc, (argv, env, names) in specs.items()}
+            for svc, (argv, env, names) in specs.items()
+            if svc in SERVICES}
 
 
 def start_openstack(specs, only=None):
     started = []
     env = dict(os.environ)
     env.pop('OS_CLOUD', None)
-    for svc in SERVICES[2:]:
+    for svc in OPENSTACK_SERVICES:
         if only is not None and svc not in only:
             continue
         argv, extra, fp = specs[svc]
@@ -1196,6 +1295,39 @@ def bootstrap_databases(sec):
     mark_done('databases', spec)
 
 
+def base_token():
+    """Changes when the base cloud is purged and made anew."""
+    return (read_json(BASE_SECRETS) or {}).get('token')
+
+
+def bootstrap_release(ports):
+    """A release's database and RabbitMQ vhost, in the base cloud's MariaDB
+    and RabbitMQ (the user openkeel may use every database; guest gets
+    the vhost)."""
+    spec = {'db': release_db(), 'vhost': release_vhost(),
+            'base': base_token(), 'v': 1}
+    if done('release-db', spec):
+        return
+    say('database %s and RabbitMQ vhost %s in the base cloud'
+        % (release_db(), release_vhost()))
+    mysql_cmd('CREATE DATABASE IF NOT EXISTS %s CHARACTER SET utf8mb4;'
+              % release_db(), os.path.join(BASE_STATE, 'etc'))
+    env = dict(os.environ,
+               HOME=os.path.join(BASE_STATE, 'data', 'rabbitmq'),
+               RABBITMQ_NODENAME='rabbit@localhost',
+               ERL_EPMD_ADDRESS='127.0.0.1',
+               ERL_EPMD_PORT=str(ports['epmd']))
+    ctl = '/usr/lib/rabbitmq/bin/rabbitmqctl'
+    have = subprocess.run([ctl, '-q', 'list_vhosts'], env=env,
+                          capture_output=True, text=True, check=False)
+    log = os.path.join(LOGS, 'rabbitmqctl.log')
+    if release_vhost() not in have.stdout.split():
+        run_logged([ctl, 'add_vhost', release_vhost()], log, env)
+    run_logged([ctl, 'set_permissions', '-p', release_vhost(), 'guest',
+                '.*', '.*', '.*'], log, env)
+    mark_done('release-db', spec)
+
+
 def keystone_manage(*args):
     # keystone-manage ignores OS_KEYSTONE_CONFIG_FILES: name the file.
     return [vbin('keystone-manage'), '--config-file',
@@ -1241,6 +1373,8 @@ def keystone_db(sec):
 
 def manila_db():
     spec = {'v': 1}
+    if RELEASE:
+        spec['base'] = base_token()
     if done('manila-db', spec):
         return
     say('manila-manage db sync')
@@ -1524,6 +1658,11 @@ def write_clouds_yaml(sec):
     paged_clouds = {paged(name): dict(
         cloud, shared_file_system_endpoint_override=PAGED_URL)
         for name, cloud in clouds.items()}
+    if RELEASE:
+        # Not in Keystone's catalog (see README.md, "Older Manila
+        # releases"): every cloud names its API.
+        for cloud in clouds.values():
+            cloud['shared_file_system_endpoint_override'] = MANILA_URL
     write_file(PAGED_CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
                + to_yaml({'clouds': paged_clouds}) + '\n', mode=0o600)
     clouds.update(paged_clouds)
@@ -1569,7 +1708,8 @@ def integration_vars(sec, lane=None):
         'manila_zone': DEFAULT_ZONE,
         'manila_zone_other': OTHER_ZONE,
         'manila_zone_unknown': 'no-such-zone',
-        'manila_cloud_venv': VENV,
+        # Its bin/openstack and bin/manila (a release's venv has neither).
+        'manila_cloud_venv': os.path.join(BASE_STATE, 'venv'),
         'manila_project_admin': mine['admin']['project'],
         'manila_project_admin_id': mine['admin']['project_id'],
         'manila_project_member': mine['member']['project'],
@@ -1579,6 +1719,11 @@ def integration_vars(sec, lane=None):
         u = mine[kind]
         config['manila_auth_' + kind] = auth_dict(
             u['user'], sec[u['user']], u['project'])
+    # The newest microversion the cloud's Manila speaks (the modules ask
+    # for it, unless capped): 2.99 for 23.0.1, 2.82 for 17.4.0.
+    config['manila_api_max'] = versions_document()[0]
+    if RELEASE:
+        config['manila_release'] = RELEASE
     # For names of things all lanes see (share types, public shares).
     config['manila_lane'] = lane or 1
     if lane is not None:
@@ -1618,6 +1763,8 @@ def cmd_up():
     write_file(SETTINGS, json.dumps({
         'keystone_port': KEYSTONE_PORT, 'manila_port': MANILA_PORT,
         'lanes': LANES}, indent=1) + '\n')
+    if RELEASE:
+        return up_release(delay)
     ensure_apt()
     sec = load_secrets()
     ports = choose_ports()
@@ -1679,13 +1826,76 @@ def cmd_up():
     print('elapsed: %.1f s' % (time.monotonic() - T0))
 
 
+def ensure_base():
+    """Bring the base cloud (the current Manila, Keystone, MariaDB,
+    RabbitMQ) up, unless it is up with enough lanes already."""
+    env = dict(os.environ)
+    for var in ('OPENKEEL_MANILA_RELEASE', 'OPENKEEL_MANILA_RELEASE_PORT'):
+        env.pop(var, None)
+    script = [sys.executable, os.path.realpath(__file__)]
+    status = subprocess.run(script + ['status'], env=env, check=False,
+                            capture_output=True, text=True)
+    lanes = (read_json(BASE_SETTINGS) or {}).get('lanes', 0)
+    if status.returncode == 0 and lanes >= LANES and \
+            os.path.exists(LANES_FILE):
+        say('base cloud %s is up (%d lanes)' % (BASE_STATE, lanes))
+        return
+    say('bringing the base cloud %s up first' % BASE_STATE)
+    env['OPENKEEL_CLOUD_LANES'] = str(LANES)
+    if subprocess.run(script + ['up'], env=env, check=False).returncode:
+        raise CloudError('the base cloud %s did not come up' % BASE_STATE)
+
+
+def versions_document():
+    """(version of the CURRENT v2 API, its min_version) of Manila's GET /."""
+    body = Http().body('GET', MANILA_URL.rsplit('/', 1)[0] + '/',
+                       ok=(300,))
+    v2 = [v for v in body['versions'] if v['id'] == 'v2.0']
+    return v2[0]['version'], v2[0]['min_version']
+
+
+def up_release(delay):
+    """up for OPENKEEL_MANILA_RELEASE: this release's Manila beside the
+    base cloud, with the base cloud's MariaDB, RabbitMQ, Keystone and
+    users (its own database, vhost, venv, ports and state directory)."""
+    ensure_base()
+    sec = load_secrets()
+    ports = choose_ports()
+    ensure_venv()
+    files = write_configs(ports, sec, delay)
+    bootstrap_release(ports)
+    manila_db()
+    specs = openstack_specs(files)
+    start_openstack(specs)
+    for svc, port in (('manila-api', MANILA_PORT),
+                      ('manila-api-paged', PAGED_PORT)):
+        wait_for(svc, lambda p=port: Http().call(
+            'GET', 'http://127.0.0.1:%d/' % p, ok=(300,)), 90, 'GET /')
+    bootstrap_manila(sec)
+    write_clouds_yaml(sec)
+    write_integration_config(INTEGRATION_CONFIG, integration_vars(sec),
+                             'up (OPENKEEL_MANILA_RELEASE=%s)' % RELEASE)
+    admin = keystone_login('admin', sec['admin'], 'admin')
+    wait_for_backends(admin, specs)
+    version, low = versions_document()
+    say('cloud is up: Manila %s (release %s, API %s to %s) at %s (paged, '
+        'osapi_max_limit %d: %s), keystone %s, pools %s' % (
+            RELEASES[RELEASE]['manila'].split('==')[1], RELEASE, low,
+            version, MANILA_URL, PAGED_LIMIT, PAGED_URL, KEYSTONE_URL,
+            ', '.join(POOLS.values())))
+    print('clouds.yaml: %s (clouds %s, each also as NAME-paged)' % (
+        CLOUDS_YAML, ', '.join(u.cloud for u in lane_users())))
+    print('integration config: %s' % INTEGRATION_CONFIG)
+    print('elapsed: %.1f s' % (time.monotonic() - T0))
+
+
 def cmd_down():
     if not os.path.isdir(STATE):
         print('nothing to stop: %s does not exist' % STATE)
         return 0
     stopped = []
     # OpenStack services together, then the broker and the database.
-    groups = [SERVICES[2:], ['rabbitmq'], ['mariadb']]
+    groups = [OPENSTACK_SERVICES, ['rabbitmq'], ['mariadb']]
     for group in groups:
         threads = []
         for svc in group:
@@ -1757,7 +1967,7 @@ def cmd_purge():
 def cmd_env():
     print('export OS_CLIENT_CONFIG_FILE=%s' % CLOUDS_YAML)
     print('export OS_CLOUD=admin')
-    print('export PATH=%s:"$PATH"' % os.path.join(VENV, 'bin'))
+    print('export PATH=%s:"$PATH"' % os.path.join(BASE_STATE, 'venv', 'bin'))
     return 0
 
 
@@ -1768,7 +1978,7 @@ def cmd_lane_config(lane, path):
     except ValueError:
         lane = 0
     lanes = read_lanes()
-    sec = read_json(SECRETS) or {}
+    sec = read_json(BASE_SECRETS) or {}
     if not lanes or not os.path.exists(CLOUDS_YAML):
         raise CloudError('no cloud in %s: run tests/cloud/manila-cloud up '
                          'first' % STATE)

@@ -495,6 +495,7 @@ def test_lane_config(tmp_path):
     assert config['manila_cloud_member_paged'] == lane['member']['cloud'] + '-paged'
     assert config['manila_cloud_admin_paged'] == lane['admin']['cloud'] + '-paged'
     assert config['manila_paged_limit'] == PAGED_LIMIT
+    assert config['manila_api_max'] == versions(Cloud('admin'))[0]
     with open(PAGED_CLOUDS_YAML) as f:
         assert config['manila_cloud_member_paged'] in yaml.safe_load(f)['clouds']
     for bad in ('0', str(len(known) + 1), 'x'):
@@ -531,3 +532,64 @@ def test_an_unanswered_pools_listing_means_not_ready(monkeypatch):
     assert manila_cloud.backends_state(Http([])) == 'pools'
     assert manila_cloud.backends_state(
         Http(list(manila_cloud.POOLS.values()))) == 'ready'
+
+
+# An older Manila beside the current one (OPENKEEL_MANILA_RELEASE, see
+# README.md "Older Manila releases"): checked when it is up.
+RELEASE = '2023.2'
+RELEASE_STATE = STATE + '-' + RELEASE
+RELEASE_CLOUDS_YAML = os.path.join(RELEASE_STATE, 'clouds.yaml')
+
+
+def versions(cloud):
+    """(version, min_version) of the v2 API in the cloud's versions document."""
+    resp = cloud.sess.get(cloud.url.rsplit('/', 1)[0] + '/',
+                          authenticated=False, raise_exc=False)
+    assert resp.status_code == 300, resp.text
+    v2 = [v for v in resp.json()['versions'] if v['id'] == 'v2.0'][0]
+    return v2['version'], v2['min_version']
+
+
+def test_unknown_release_is_refused():
+    result = subprocess.run(
+        [os.path.join(HERE, 'manila-cloud'), 'status'], check=False,
+        capture_output=True, text=True,
+        env=dict(os.environ, OPENKEEL_MANILA_RELEASE='1999.1'))
+    assert result.returncode == 1, result
+    assert 'OPENKEEL_MANILA_RELEASE must be one of 2023.2' in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists(RELEASE_CLOUDS_YAML),
+                    reason='no %s cloud (OPENKEEL_MANILA_RELEASE=%s '
+                           'tests/cloud/manila-cloud up)' % (RELEASE, RELEASE))
+def test_release_cloud(tmp_path):
+    """The base cloud's member reaches Manila 17.4.0 through the release's
+    clouds.yaml: its own API (max 2.82), database and pools; a share made
+    there is not in the base cloud; lane-config writes its clouds."""
+    old = Cloud('member', RELEASE_CLOUDS_YAML)
+    new = Cloud('member')
+    assert old.url != new.url
+    assert old.project_id == new.project_id
+    assert versions(old) == ('2.82', '2.0')
+    assert versions(new)[0] != '2.82'
+    name = 'cloud-test-release-' + uuid.uuid4().hex[:8]
+    share = old.ok('POST', '/shares', json={'share': {
+        'name': name, 'share_proto': 'NFS', 'size': 1}})['share']
+    try:
+        old.wait('/shares/' + share['id'], 'share', 'available')
+        assert new.call('GET', '/shares/' + share['id']).status_code == 404
+        assert name not in [s['name'] for s in
+                            new.ok('GET', '/shares')['shares']]
+    finally:
+        old.delete('/shares/' + share['id'], 'share')
+    path = tmp_path / 'integration_config.yml'
+    subprocess.run([os.path.join(HERE, 'manila-cloud'), 'lane-config', '2',
+                    str(path)], check=True,
+                   env=dict(os.environ, OPENKEEL_MANILA_RELEASE=RELEASE,
+                            OPENKEEL_CLOUD_DIR=STATE))
+    with open(path) as f:
+        config = yaml.safe_load(f)
+    assert config['manila_clouds_yaml'] == RELEASE_CLOUDS_YAML
+    assert config['manila_release'] == RELEASE
+    assert config['manila_api_max'] == '2.82'
+    assert config['manila_lane'] == 2
