@@ -192,8 +192,8 @@ class Bench(object):
              '-e', '@' + extra_path], env)
         said = [line for line in proc.stdout.splitlines() if 'OKBENCH ' in line]
         if proc.returncode or not said:
-            raise SystemExit('the role failed:\n%s\n%s' % (proc.stdout[-3000:],
-                                                          proc.stderr[-2000:]))
+            raise SystemExit('the role failed:\n%s\n%s' % (
+                proc.stdout[-3000:], proc.stderr[-2000:]))
         changed = json.loads(said[-1].split('OKBENCH ', 1)[1].rstrip('"').replace('\\"', '"'))
         return requests, seconds, changed['changed'], peak
 
@@ -263,8 +263,8 @@ class Bench(object):
             [sys.executable, os.path.join(HERE, 'floor.py'), '--cloud', self.cloud, work,
              prefix, str(n)], self.env)
         if proc.returncode:
-            raise SystemExit('floor %s failed:\n%s%s' % (work, proc.stdout[-3000:],
-                                                        proc.stderr[-3000:]))
+            raise SystemExit('floor %s failed:\n%s%s' % (
+                work, proc.stdout[-3000:], proc.stderr[-3000:]))
         return requests, seconds, peak
 
     def create_floor(self, n, group):
