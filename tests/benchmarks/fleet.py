@@ -141,6 +141,7 @@ class Bench(object):
         self.marker = {'key': 'openkeel-bench', 'value': self.prefix}
         self.rows = []
         self.names = []
+        self.project_names = {}     # cloud: names (the many-projects case)
         self.floor = {}
         self.log_dir = options.log_dir
         self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=os.path.join(
@@ -159,11 +160,11 @@ class Bench(object):
                      {'access_type': 'ip', 'access_to': '10.%d.%d.1' % (100 + i // 200, i % 200),
                       'access_level': 'ro'}]} for i in range(n)]
 
-    def module(self, module, args, allow_failure=False, measure=False):
+    def module(self, module, args, allow_failure=False, measure=False, cloud=None):
         """One module process (as Ansible starts it, without Ansible)."""
         args_fd, args_path = tempfile.mkstemp(prefix='okbench-args-')
         with os.fdopen(args_fd, 'w') as handle:
-            json.dump({'ANSIBLE_MODULE_ARGS': dict(args, cloud=self.cloud)}, handle)
+            json.dump({'ANSIBLE_MODULE_ARGS': dict(args, cloud=cloud or self.cloud)}, handle)
         module_path = os.path.join(self.helpers.REPO, 'plugins', 'modules', module + '.py')
         requests, seconds, peak, proc = measured(
             [sys.executable, module_path, args_path], dict(self.env, PYTHONPATH=self.root))
@@ -370,9 +371,62 @@ class Bench(object):
         return self.record('no-op check, shares module (no Ansible)', len(shares), 1, requests,
                            statistics.median(times), peak, 'check')
 
+    # -- many projects: one host per project, forks = projects ----------------------
+    def role_projects(self, clouds, n, group):
+        """The role for N shares in each project of ``clouds`` (a cloud of clouds.yaml
+        each), from one inventory (a host per project, connection local) with
+        ``forks`` equal to the projects. Returns (requests, seconds, peak KiB, the
+        recap line of each project)."""
+        hosts = {}
+        for cloud in clouds:
+            shares = self.shares(n, group)
+            self.project_names.setdefault(cloud, []).extend(s['name'] for s in shares)
+            hosts[cloud] = {'share_provision_cloud': cloud, 'share_provision_shares': shares}
+        inventory = os.path.join(self.playbook_dir, 'projects.json')
+        with open(inventory, 'w') as handle:
+            json.dump({'projects': {'hosts': hosts, 'vars': {
+                'ansible_connection': 'local', 'ansible_python_interpreter': sys.executable,
+                'share_provision_marker': self.marker}}}, handle)
+        with open(os.path.join(self.playbook_dir, 'projects.yml'), 'w') as handle:
+            handle.write(PLAYBOOK.replace('hosts: localhost', 'hosts: projects'))
+        env = dict(self.env, ANSIBLE_COLLECTIONS_PATH=self.root, ANSIBLE_NOCOLOR='1')
+        requests, seconds, peak, proc = measured(
+            [self.ansible_playbook(), '-i', inventory, '--forks', str(len(clouds)),
+             os.path.join(self.playbook_dir, 'projects.yml')], env)
+        recap = dict((line.split()[0], line.split(':', 1)[1].strip()) for line in
+                     proc.stdout.split('PLAY RECAP', 1)[-1].splitlines()[1:] if ':' in line)
+        if proc.returncode:
+            raise SystemExit('the projects run failed:\n%s' % proc.stdout[-3000:])
+        return requests, seconds, peak, recap
+
+    def projects(self, clouds, n):
+        """P projects of N shares: the role across them against the floor for P x N."""
+        total = len(clouds) * n
+        prefix = self.create_floor(total, 'pf%d' % total)
+        self.check_floor(prefix, total)
+        case = '%d projects x %d, role, forks %d' % (len(clouds), n, len(clouds))
+        requests, seconds, peak, recap = self.role_projects(clouds, n, 'p%d' % len(clouds))
+        self.record('create, ' + case, total, 1 + len(clouds), requests, seconds, peak, 'create')
+        times = []
+        for _run in range(self.runs):
+            requests, seconds, peak, recap = self.role_projects(clouds, n, 'p%d' % len(clouds))
+            times.append(seconds)
+            assert all('changed=0' in line for line in recap.values()), recap
+        self.record('no-op check, ' + case, total, 1 + len(clouds), requests,
+                    statistics.median(times), peak, 'check')
+        for cloud, line in sorted(recap.items()):
+            print('    %s: %s' % (cloud, line))
+
     # -- cleaning up -------------------------------------------------------------
     def delete_all(self):
         """Delete every share this run created (by name), in one fleet task."""
+        for cloud, names in sorted(self.project_names.items()):
+            gone = [{'name': name, 'state': 'absent'} for name in sorted(set(names))]
+            result = self.module('shares', {'shares': gone}, allow_failure=True, cloud=cloud)[2]
+            if result.get('failed'):
+                print('cleanup left shares of %s behind: %s' % (cloud, result.get('msg')))
+            else:
+                self.project_names[cloud] = []
         if not self.names:
             return
         gone = [{'name': name, 'state': 'absent'} for name in self.names]
@@ -428,6 +482,11 @@ def goals_27(rows, ansible_start):
                 lines.append(('%s %d: at most N+5 = %d Manila requests' % (case, n, n + 5),
                               row['manila'] <= n + 5, '%d' % row['manila']))
     for row in rows:
+        if 'projects x' in row['case'] and row['vs_floor']:
+            lines.append(('%s: within 1.2x of the floor for %d shares' % (row['case'], row['n']),
+                          row['vs_floor'] <= 1.2, '%.2fx (%.1f s)' % (row['vs_floor'],
+                                                                     row['seconds'])))
+    for row in rows:
         if row['peak_mb'] and not row['case'].startswith('floor'):
             if row['peak_mb'] >= 200:
                 lines.append(('%s %d: module under 200 MB' % (row['case'], row['n']), False,
@@ -467,6 +526,9 @@ def main():
                         help='forms besides the floor and the module: role, tasks, cli')
     parser.add_argument('--quick', action='store_true',
                         help='20 shares, module and floor, request counts against the budget')
+    parser.add_argument('--projects', help='clouds of clouds.yaml, one per project (comma-'
+                        'separated): the role across them with forks = projects, N = --sizes '
+                        'shares each, against the floor for all of them in the first one')
     parser.add_argument('--log-dir', help='write the requests of each case there (JSON)')
     options = parser.parse_args()
     forms = [f for f in options.forms.split(',') if f]
@@ -482,6 +544,10 @@ def main():
     try:
         if 'role' in forms:
             ansible_start = bench.ansible_start()
+        if options.projects:
+            for n in sizes:
+                bench.projects(options.projects.split(','), n)
+            sizes = []
         for n in sizes:
             if not options.quick:
                 prefix = bench.create_floor(n, 'f%d' % n)
