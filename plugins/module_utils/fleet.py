@@ -395,6 +395,11 @@ class Fleet(object):
             self.read_exports(item)
 
     def read_exports(self, item):
+        # One read per share, on purpose.  A listing at API 2.8 (the share view
+        # lost export_location(s) in 2.9) carries every share's paths, but only
+        # as bare strings of every location, admin-only ones included, for
+        # members too, with no is_admin_only nor preferred flag: export_paths
+        # (admin-only left out, preferred first) cannot be built from it.
         locations = self.shares.export_locations(item.share['id'])
         item.share = dict(item.share, export_locations=locations)
         item.exports = export_paths(locations)
