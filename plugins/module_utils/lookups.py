@@ -50,6 +50,10 @@ COUNTED_LISTINGS = {
     'snapshots': 'snapshot_list_count',
     'snapshots/detail': 'snapshot_list_count',
 }
+# Filters that Manila drops from a share listing asked for with ``with_count``
+# (seen on Manila 23.0: ``all_tenants=1&project_id=P&with_count=true`` lists the
+# shares of every project): such a listing pages until an empty page instead.
+UNCOUNTED_FILTERS = ('project_id',)
 
 # Manila's pool names: host@backend#pool (no spaces, one of each separator).
 POOL_NAME_RE = re.compile(r'^([^@#\s]+)@([^@#\s]+)#([^@#\s]+)$')
@@ -329,13 +333,15 @@ def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
     their matches (``COUNTED_LISTINGS``, at the microversions that have
     ``with_count``), until the offset reaches the count: such a listing that
     fits one page is one request, the others one more (the empty page).
+    A listing filtered by project is not counted (``UNCOUNTED_FILTERS``).
     An item whose ID came before is left out (offsets shift when resources
     are created meanwhile), and a page with nothing new ends the listing
     (a server that ignores ``offset`` cannot make it loop).  The next page
     is asked for only when the caller wants more items.
     """
     feature = COUNTED_LISTINGS.get(path)
-    counted = feature is not None and client.supports(feature)
+    counted = (feature is not None and client.supports(feature)
+               and not any((query or {}).get(key) for key in UNCOUNTED_FILTERS))
     seen = set()
     offset = 0
     while True:

@@ -223,6 +223,20 @@ def test_a_counted_listing_pages_past_capped_pages_until_the_count():
     assert [s['id'] for s in got] == ['a', 'b', 'c']
 
 
+def test_a_listing_filtered_by_project_is_not_counted():
+    # Manila answers all_tenants=1&project_id=P&with_count=true with the shares of
+    # every project: the project's listing pages until an empty page instead.
+    project = '0123456789abcdef0123456789abcdef'
+    listing = '/v2/shares/detail?all_tenants=1&project_id=%s&limit=1000&offset=%%d' % project
+    client, session = make_client([
+        expect('GET', listing % 0, ok({'shares': ids('a')})),
+        expect('GET', listing % 1, ok({'shares': []})),
+    ])
+    got = lookups.list_all(client, 'shares/detail', 'shares',
+                           {'all_tenants': '1', 'project_id': project})
+    assert got == ids('a') and len(session.calls) == 3
+
+
 def test_a_listing_without_its_count_pages_until_an_empty_page():
     # Below 2.42 (2.79 for snapshots) Manila has no with_count: not asked for.
     client, session = make_client([
