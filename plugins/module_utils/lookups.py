@@ -49,6 +49,7 @@ COUNTED_LISTINGS = {
     'shares/detail': 'share_list_count',
     'snapshots': 'snapshot_list_count',
     'snapshots/detail': 'snapshot_list_count',
+    'resource-locks': 'resource_locks',
 }
 
 # Manila's pool names: host@backend#pool (no spaces, one of each separator).
@@ -87,6 +88,8 @@ KINDS = {
     'security_service': Kind('security service', 'security-services/detail',
                              'security_services', 'security-services/%s',
                              'security_service'),
+    'resource_lock': Kind('resource lock', 'resource-locks', 'resource_locks',
+                          'resource-locks/%s', 'resource_lock', name_filter=False),
 }
 
 
