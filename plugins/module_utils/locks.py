@@ -27,6 +27,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import CannotConverge
 
 FEATURE = 'resource_locks'
 RULE_LOCK_PREFIX = 'Locked by access lock:'
@@ -248,3 +249,66 @@ class LockAPI(object):
         if plan.create is not None:
             locks.append(self.create(share_id, plan.create, [x['id'] for x in plan.locks]))
         return locks
+
+
+class ShareLockTask(object):
+    """The share module's side of the locks: gate, read, refuse, converge, and
+    what the result and the diff show.  ``locks`` is None until read (a task
+    that neither names ``deletion_lock`` nor deletes reads none)."""
+
+    def __init__(self, client, deletion_lock=None, lock_reason=None, check_mode=False):
+        self.api = LockAPI(client)
+        self.deletion_lock = deletion_lock
+        self.lock_reason = lock_reason
+        self.check_mode = check_mode
+        self.plan = None
+        self.locks = None
+        if deletion_lock is not None:
+            self.api.require()
+
+    def guard_absent(self, share, label):
+        """Before the deletion of ``share`` (before any write): refuse a locked
+        share, naming its locks, unless the task lifts them (CannotConverge)."""
+        if share is None or share.get('is_soft_deleted') or not self.api.supported():
+            return
+        locks = self.api.for_share(share)
+        refusal = absent_refusal(label, locks, self.deletion_lock)
+        if refusal:
+            raise CannotConverge(refusal, result=dict(deletion_locks=[brief(x) for x in locks]))
+        self.plan = plan_locks(locks, self.deletion_lock)
+        self.locks = locks
+
+    def before_delete(self, share_id):
+        """The writes before the share's deletion: its locks removed."""
+        if self.plan is not None and self.plan.changed:
+            self.locks = self.api.apply(share_id, self.plan)
+
+    def converge(self, share):
+        """A present share (``{}``: one check mode would create) gets the lock
+        the task asks for."""
+        if self.deletion_lock is None:
+            return
+        locks = self.api.for_share(share) if share.get('id') else []
+        self.plan = plan_locks(locks, self.deletion_lock, self.lock_reason)
+        if not self.plan.changed:
+            self.locks = locks
+        elif self.check_mode or not share.get('id'):
+            self.locks = self.plan.predicted()
+        else:
+            self.locks = self.api.apply(share['id'], self.plan)
+
+    @property
+    def changed(self):
+        return self.plan is not None and self.plan.changed
+
+    def merge(self, before, after, result, gone=False):
+        """The diff views and the result with the locks (``gone``: the share
+        was deleted, its after view stays empty)."""
+        if self.plan is None:
+            return before, after
+        before = dict(before or {}, **self.plan.before) if before else before
+        if not gone:
+            after = dict(after or {}, **self.plan.after)
+        shown = self.plan.predicted() if self.check_mode else self.locks
+        result['deletion_locks'] = [brief(x) for x in shown or []]
+        return before, after
