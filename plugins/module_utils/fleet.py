@@ -785,8 +785,8 @@ class Fleet(object):
             else:
                 words.append({CREATE: 'created', RESTORE: 'restored', DELETE: 'deleted',
                               SOFT_DELETE: 'moved to the recycle bin'}[plan.action])
-        if item.lock_change:
-            words.extend(item.lock_plan.words())
+        if item.lock_change:  # lifted before a deletion, made after a create
+            words[len(words) if item.present else 0:0] = item.lock_plan.words()
         rules = item.rule_plan
         if rules is not None and rules.changed:
             def label(rule):

@@ -382,8 +382,7 @@ class SharesModule(ManilaModule):
     argument_spec = module_argument_spec(wait_argument_spec(600))
 
     def run(self):
-        # The desired state is checked before connecting: bad input sends nothing.
-        items = validate_desired(self.params)
+        items = validate_desired(self.params)  # before connecting: bad input sends nothing
         fleet = Fleet(self.client, self.params, check_mode=self.check_mode)
         purged = fleet.converge(items)
         outcome = fleet.outcome(items, purged)
