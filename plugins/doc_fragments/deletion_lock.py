@@ -18,7 +18,7 @@ options:
         the share is available; Manila then refuses to delete, soft-delete or
         unmanage it, whoever asks (the CLI, Horizon, any tool).
       - V(false) - the share carries none; its delete locks are removed (those
-        Manila placed for locked access rules excepted: they belong to the rules).
+        Manila placed for locked access rules excepted - they belong to the rules).
       - When omitted, the locks are left as they are.
       - With O(state=absent) a locked share is refused before any write, naming each
         lock, its reason and the user and project that set it; only
