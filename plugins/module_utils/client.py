@@ -398,7 +398,10 @@ class ManilaClient(object):
     def keystone_get(self, path, query=None):
         """GET ``path`` of Keystone's v3 API with the task's token; its JSON body.
 
-        Retried like every read; an error answer raises as for Manila.
+        The one place that builds a Keystone URL (``identity`` looks projects
+        up through it), from the identity entry of the catalog for the task's
+        interface and region, else auth_url.  Retried like every read; an
+        error answer raises as for Manila.
         """
         if callable(self.identity_url):
             self.identity_url = self.identity_url()
@@ -476,7 +479,7 @@ class ManilaClient(object):
             return
         with_keystone_retries(self.session.get_auth_headers, sleep=self.sleep)
 
-    # -- Keystone: the task's project, and projects by name ----------------
+    # -- Keystone: the task's project -----------------------------------------
     def token_project(self):
         """``{'id', 'name', 'roles'}`` of the project the task's token is scoped
         to (asked from Keystone with retries), or None for a session that
@@ -487,22 +490,6 @@ class ManilaClient(object):
         access = with_keystone_retries(lambda: auth.get_access(self.session), sleep=self.sleep)
         return {'id': access.project_id, 'name': access.project_name,
                 'roles': list(access.role_names or [])}
-
-    def identity_get(self, path, query=None, interface='public'):
-        """A read from Keystone's v3 API with the task's token (``projects``,
-        ``projects/ID``): the one place that builds a Keystone URL."""
-        self.authenticate()
-        endpoint = with_keystone_retries(
-            lambda: self.session.get_endpoint(service_type='identity', interface=interface),
-            sleep=self.sleep)
-        base = re.sub(r'/v3/?$', '', (endpoint or '').rstrip('/'))
-        url = base + '/v3/' + path.lstrip('/')
-        if query:
-            url += '?' + urlencode([(k, v) for k, v in query.items() if v is not None])
-        response = self._send('GET', url)
-        if response.status_code != 200:
-            raise error_from_response(response, 'GET', url)
-        return response.json()
 
     # -- writes that must take effect once ---------------------------------
     def write_once(self, send, observe, what):

@@ -11,7 +11,7 @@ The flow, for a list of entries (``Fleet.converge``):
    every rule at the negotiated version (``Fleet.prepare_rules``);
 2. one listing of the project's shares finds every entry (``Fleet.find``) and
    what ``purge`` deletes (``Fleet.purge_items``);
-3. busy shares waited for until they rest (``Fleet.settle``), then the rules
+3. busy shares waited for until they rest (``Fleet.wait_if_busy``), then the rules
    and export locations of each share that exists (``Fleet.read_current``);
 4. a plan per share from the planners ``share`` and ``share_access`` use
    (``Fleet.plan``), except for a share another task's marker claims, which
@@ -301,7 +301,7 @@ class Fleet(object):
         self.find(items, listing)
         self.read_locks(items)
         purged = self.purge_items(items, listing)
-        self.settle(items + purged)
+        self.wait_if_busy(items + purged)
         self.steps([i for i in items if i.present and i.share], Step(run=self.read_current))
         self.plan(items, purged)
         self.check_quotas(items)
@@ -433,7 +433,7 @@ class Fleet(object):
                     share_label(item.share), counted(failures, 'listing'), exc,
                     'What the task asked of Manila for it was sent. ' if item.wrote else ''))
 
-    def settle(self, items):
+    def wait_if_busy(self, items):
         """Busy shares (creating, extending, ...) waited for until they rest."""
         busy = [i for i in items if i.ok and i.share and i.share.get('status') in SHARE_BUSY_STATES]
         if not self.params['wait']:
@@ -582,17 +582,17 @@ class Fleet(object):
             [i for i in items + purged if i.ok and i.plan is not None],
             Step(run=self.send_locks, needed=lambda i: i.lock_change and not i.present),
             Step(run=self.send_share, needed=lambda i: i.plan.changed),
-            Step(check=self.share_settled, needed=lambda i: wait and i.wait_for is not None,
+            Step(check=self.share_reached_goal, needed=lambda i: wait and i.wait_for is not None,
                  timed_out=self.timed_out(None)),
             Step(run=self.settle_created, needed=lambda i: i.plan.action == CREATE and i.ok
                  and i.share is not None),
             Step(run=self.send_locks, needed=lambda i: i.lock_change and i.present
                  and i.share is not None),
             Step(run=self.send_rules, needed=rules_change),
-            Step(check=self.rules_settled, needed=lambda i: rules_change(i) and (wait or replacing(i)),
+            Step(check=self.rules_status_at_rest, needed=lambda i: rules_change(i) and (wait or replacing(i)),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
             Step(run=self.send_replacements, needed=replacing),
-            Step(check=self.rules_settled, needed=lambda i: wait and replacing(i),
+            Step(check=self.rules_status_at_rest, needed=lambda i: wait and replacing(i),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
             Step(run=self.settle_twins, needed=lambda i: bool(i.allowed)),
             Step(run=self.read_back, needed=lambda i: i.present and i.share is not None and (
@@ -636,7 +636,7 @@ class Fleet(object):
         item.wrote = True
         item.locks = self.locks.apply(item.share['id'], item.lock_plan)
 
-    def share_settled(self, item, share):
+    def share_reached_goal(self, item, share):
         """A share that was written to: available (or gone) yet?"""
         if share is None:
             if item.wait_for != GONE:
@@ -668,7 +668,7 @@ class Fleet(object):
         if not adopted:
             return
         if wait:
-            share = self.shares.settle(share)
+            share = self.shares.wait_if_busy(share)
         if self.skip_claimed(item, share):
             item.share = dict(share, export_locations=[])
             item.exports = None
@@ -709,7 +709,7 @@ class Fleet(object):
         item.allowed = kept
         item.rules = rules
 
-    def rules_settled(self, item, share):
+    def rules_status_at_rest(self, item, share):
         """Manila is done with the share's rules: access_rules_status active or error.
 
         (It was set to syncing by the requests themselves.)"""

@@ -46,6 +46,10 @@ def check_lock_input(deletion_lock, lock_reason, state):
     if lock_reason is not None and len(lock_reason) > MAX_REASON:
         problems.append('lock_reason can have at most %d characters, got %d.'
                         % (MAX_REASON, len(lock_reason)))
+    if deletion_lock is not None and state == 'unmanaged':
+        problems.append('deletion_lock does not apply with state=unmanaged: Manila unmanages '
+                        'no locked share; lift the lock first (deletion_lock=false with '
+                        'state=present).')
     if deletion_lock is True and state == 'absent':
         problems.append('deletion_lock=true contradicts state=absent: Manila deletes no '
                         'locked share. To lift the lock and delete the share, set '
@@ -144,7 +148,7 @@ def plan_locks(locks, deletion_lock, lock_reason=None):
     return LockPlan(locks)
 
 
-def absent_refusal(label, locks, deletion_lock):
+def absent_refusal(label, locks, deletion_lock, action='delete'):
     """Why a locked share is not deleted (None when the task may delete it).
 
     Without ``deletion_lock=false`` every delete lock refuses; with it, only
@@ -159,6 +163,10 @@ def absent_refusal(label, locks, deletion_lock):
         return ('%s is locked against deletion by the lock of an access rule: %s. Nothing '
                 'was deleted: remove the rule, or its lock, first (openkeel.manila.share_access).'
                 % (label, named))
+    if action == 'unmanage':
+        return ('%s is locked against deletion, which Manila applies to unmanaging too: %s. '
+                'Nothing was changed. Lift the lock first (deletion_lock=false with '
+                'state=present).' % (label, named))
     return ('%s is locked against deletion: %s. Nothing was deleted. To delete it, lift the '
             'lock in the same task: deletion_lock=false with state=absent.' % (label, named))
 
@@ -266,17 +274,23 @@ class ShareLockTask(object):
         if deletion_lock is not None:
             self.api.require()
 
-    def guard_absent(self, share, label):
-        """Before the deletion of ``share`` (before any write): refuse a locked
-        share, naming its locks, unless the task lifts them (CannotConverge)."""
+    def guard_absent(self, share, action='delete'):
+        """Before the deletion (or unmanaging) of ``share``, before any write:
+        refuse a locked share, naming its locks, unless the task lifts them
+        (CannotConverge)."""
         if share is None or share.get('is_soft_deleted') or not self.api.supported():
             return
         locks = self.api.for_share(share)
-        refusal = absent_refusal(label, locks, self.deletion_lock)
+        label = 'Share %s (%s)' % (share.get('name'), share['id'])
+        refusal = absent_refusal(label, locks, self.deletion_lock, action)
         if refusal:
             raise CannotConverge(refusal, result=dict(deletion_locks=[brief(x) for x in locks]))
         self.plan = plan_locks(locks, self.deletion_lock)
         self.locks = locks
+
+    def guard_unmanage(self, share):
+        """Before unmanaging ``share``: Manila's delete locks hold against it too."""
+        self.guard_absent(share, 'unmanage')
 
     def before_delete(self, share_id):
         """The writes before the share's deletion: its locks removed."""

@@ -240,10 +240,10 @@ def shows(resource, expected):
     """True when ``resource`` has every field of ``expected`` with its value
     (a field the resource does not show counts as not seen)."""
     return resource is not None and all(
-        key in resource and same_value(resource[key], value) for key, value in expected.items())
+        key in resource and shown_as_sent(resource[key], value) for key, value in expected.items())
 
 
-def same_value(shown, wanted):
+def shown_as_sent(shown, wanted):
     """Whether a field Manila shows has the value a write sent (an empty text
     and none are the same; a boolean compares as one)."""
     if wanted in ('', None):

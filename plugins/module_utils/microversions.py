@@ -100,6 +100,11 @@ FEATURES = {
     'replica_share_network': ('2.72', None),
     'replica_quiesce_wait_time': ('2.75', None),
     'replica_metadata': ('2.95', None),
+    # manage and unmanage (issue 24): is_public on a managed share, snapshots,
+    # shares on share servers (manage with share_server_id, unmanage of them)
+    'manage_is_public': ('2.8', None),
+    'manage_snapshot': ('2.12', None),
+    'manage_share_server': ('2.49', None),
 }
 
 

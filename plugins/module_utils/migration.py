@@ -180,7 +180,7 @@ def plan(share, state, host=None, destination=None, move_needed=None):
     task wants (defaults to comparing its host with ``host``).
     """
     task_state = share.get('task_state')
-    name = share_label(share)
+    name = share_in_sentence(share)
     if move_needed is None:
         move_needed = bool(host) and share.get('host') != host
 
@@ -248,7 +248,9 @@ def _plan_in_flight(name, task_state, state):
                 % (name, task_state))
 
 
-def share_label(share):
+def share_in_sentence(share):
+    """'share NAME (ID)' (or 'share ID' without a name), lower case: a share
+    named inside a sentence (shares.share_label opens one)."""
     if share.get('name'):
         return 'share %s (%s)' % (share['name'], share.get('id'))
     return 'share %s' % share.get('id')
@@ -386,31 +388,31 @@ class MigrationAPI(object):
         return self.wait_task_state(
             share, MIGRATION_PHASE1_DONE_STATES | frozenset([MIGRATION_SUCCESS]),
             MIGRATION_ERROR_STATES | frozenset([MIGRATION_CANCELLED]),
-            'The migration of %s' % share_label(share))
+            'The migration of %s' % share_in_sentence(share))
 
     def wait_success(self, share):
         return self.wait_task_state(
             share, [MIGRATION_SUCCESS],
             MIGRATION_ERROR_STATES | frozenset([MIGRATION_CANCELLED]),
-            'The cutover of %s' % share_label(share))
+            'The cutover of %s' % share_in_sentence(share))
 
     def wait_cancellable(self, share):
         return self.wait_task_state(
             share, MIGRATION_CANCELLABLE_STATES | MIGRATION_CANCELLING_STATES
             | MIGRATION_FINAL_STATES,
-            MIGRATION_ERROR_STATES, 'The migration of %s' % share_label(share))
+            MIGRATION_ERROR_STATES, 'The migration of %s' % share_in_sentence(share))
 
     def wait_cancelled(self, share):
         return self.wait_task_state(
             share, [MIGRATION_CANCELLED],
             MIGRATION_ERROR_STATES | frozenset([MIGRATION_SUCCESS]),
-            'Cancelling the migration of %s' % share_label(share))
+            'Cancelling the migration of %s' % share_in_sentence(share))
 
     def wait_available(self, share):
         """After the cutover: the share is available again (or failed)."""
         return wait_for_status(
             self.client, lambda: self.get_share(share['id']), ['available'],
-            SHARE_ERROR_STATES, share_label(share).capitalize(), self.timeout,
+            SHARE_ERROR_STATES, share_in_sentence(share).capitalize(), self.timeout,
             explain=lambda _share: self.explain(share))
 
     def wait_destination(self, share, timeout):
@@ -433,7 +435,7 @@ class MigrationAPI(object):
                                             or found['hosts'][1] is not None)
 
         wait_until(self.client, fetch, ready,
-                   'The destination of the migration of %s' % share_label(share),
+                   'The destination of the migration of %s' % share_in_sentence(share),
                    'Manila to name it', timeout,
                    describe=lambda current: 'unknown (task_state %s)' % current.get('task_state'))
         source, destination = found['hosts']
@@ -510,7 +512,7 @@ class Migration(object):
         if 'host' not in share:
             raise CannotConverge('Share migration needs an administrator: Manila does '
                                  'not show this user where %s lives. %s'
-                                 % (share_label(share), ADMIN_ONLY))
+                                 % (share_in_sentence(share), ADMIN_ONLY))
         if self.new_share_type:
             self.type_id = lookups.require(self.client, 'share_type', self.new_share_type,
                                            option='new_share_type')['id']

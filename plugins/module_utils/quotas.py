@@ -31,7 +31,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import identity
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
@@ -320,7 +320,7 @@ def resolve_project(client, value):
     """The ID of project ``value`` (name or ID; None: the task's own project).
 
     The task's own project is known from its token; any other is asked from
-    Keystone (by ID, then by name), which members may not do.
+    Keystone (``identity.find_projects``), which members may not do.
     """
     own = client.token_project()
     if value is None:
@@ -331,12 +331,7 @@ def resolve_project(client, value):
     if own is not None and value in (own['id'], own['name']):
         return own['id']
     try:
-        if lookups.looks_like_uuid(value):
-            try:
-                return client.identity_get('projects/%s' % value)['project']['id']
-            except NotFound:
-                pass
-        found = client.identity_get('projects', query={'name': value}).get('projects', [])
+        found = identity.find_projects(client, value)
     except Forbidden:
         raise InvalidInput('Keystone does not let this user look up project %r: only the '
                            'task\'s own project (%s) can be named without an admin.' % (

@@ -23,6 +23,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
@@ -105,10 +106,6 @@ class Plan(object):
 
 
 # -- refusals before any write ----------------------------------------------------
-
-def share_label(share):
-    return 'Share %s (%s)' % (share.get('name'), share['id'])
-
 
 def check_replicable(share):
     """Refuse a share Manila would not replicate, before any write."""
@@ -409,7 +406,7 @@ class ReplicaAPI(object):
             describe=lambda r: r.get('status'),
             explain=user_message_explainer(self.client, replica_id))
 
-    def settle(self, replica):
+    def wait_if_busy(self, replica):
         """A busy replica waited for until it rests (None once it is gone)."""
         if replica.get('status') not in BUSY:
             return replica

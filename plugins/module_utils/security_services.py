@@ -31,6 +31,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import Usage
+from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
 
 SERVICE_TYPES = ('active_directory', 'kerberos', 'ldap')
 
@@ -52,10 +53,6 @@ PASSWORD_SHOWN = '(hidden)'
 PASSWORD_CHANGED = '(changed)'
 
 
-def _blank(value):
-    return None if value in (None, '') else value
-
-
 def label(service):
     return 'Security service %s (%s)' % (service.get('name'), service.get('id') or 'new')
 
@@ -75,8 +72,8 @@ def validate(desired, update_password='on_create'):
     if service_type is not None and service_type not in SERVICE_TYPES:
         raise InvalidInput('type must be one of %s, got %r.' % (
             ', '.join(SERVICE_TYPES), service_type))
-    if (service_type == 'active_directory' and _blank(desired.get('server'))
-            and _blank(desired.get('default_ad_site'))):
+    if (service_type == 'active_directory' and none_if_blank(desired.get('server'))
+            and none_if_blank(desired.get('default_ad_site'))):
         raise InvalidInput('An active_directory security service takes server or '
                            'default_ad_site, not both (Manila refuses the pair).')
     if update_password == 'always' and desired.get('password') is None:
@@ -86,7 +83,7 @@ def validate(desired, update_password='on_create'):
 def required_features(desired):
     """[(feature, what)] the task's settings need."""
     return [(feature, field) for field, feature in FIELD_FEATURES
-            if _blank(desired.get(field)) is not None]
+            if none_if_blank(desired.get(field)) is not None]
 
 
 # -- the plan ----------------------------------------------------------------------
@@ -129,7 +126,7 @@ def plan_create(desired):
     if not desired.get('name'):
         raise InvalidInput('name is required to create a security service.')
     body = dict((k, desired[k]) for k in ('type',) + FIELDS
-                if _blank(desired.get(k)) is not None)
+                if none_if_blank(desired.get(k)) is not None)
     after = diff_view(body)
     if desired.get('password') is not None:
         body['password'] = desired['password']
@@ -150,7 +147,7 @@ def plan_update(service, desired, rename=False, update_password='on_create'):
         if field == 'name' and not rename:
             continue
         value = desired.get(field)
-        if value is not None and _blank(value) != _blank(service.get(field)):
+        if value is not None and none_if_blank(value) != none_if_blank(service.get(field)):
             body[field] = value
     before = diff_view(service)
     after = dict(before, **body)
@@ -160,7 +157,7 @@ def plan_update(service, desired, rename=False, update_password='on_create'):
         if 'password' not in service:
             password_unknown = True
             body['password'] = password
-        elif _blank(password) != _blank(service.get('password')):
+        elif none_if_blank(password) != none_if_blank(service.get('password')):
             body['password'] = password
         if 'password' in body:
             before['password'] = PASSWORD_SHOWN

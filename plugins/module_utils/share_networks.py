@@ -54,6 +54,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_NETWORK_BUSY_STATES,
     SHARE_NETWORK_ERROR_STATES,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_for_status,
@@ -73,18 +74,14 @@ def network_label(network):
     return 'Share network %s (%s)' % (network.get('name'), network.get('id') or 'new')
 
 
-def _blank(value):
-    return None if value in (None, '') else value
-
-
 # -- subnets -----------------------------------------------------------------------
 
 def subnet_entry(availability_zone=None, neutron_net_id=None, neutron_subnet_id=None,
                  subnet_id=None):
     """A subnet as this module compares it (``id`` only for existing ones)."""
-    return dict(id=subnet_id, availability_zone=_blank(availability_zone),
-                neutron_net_id=_blank(neutron_net_id),
-                neutron_subnet_id=_blank(neutron_subnet_id))
+    return dict(id=subnet_id, availability_zone=none_if_blank(availability_zone),
+                neutron_net_id=none_if_blank(neutron_net_id),
+                neutron_subnet_id=none_if_blank(neutron_subnet_id))
 
 
 def zone_label(zone):
@@ -351,7 +348,7 @@ def service_update_refusals(network, usage):
     asked: share/api.py ``_share_network_update_initial_checks``).
 
     The network's ``error``/``network_change`` statuses are dealt with
-    elsewhere (``check_can_change_services``, ``ShareNetworkAPI.settle``).
+    elsewhere (``check_can_change_services``, ``ShareNetworkAPI.wait_if_busy``).
     """
     reasons = []
     if network.get('security_service_update_support') is False:
@@ -769,7 +766,7 @@ class ShareNetworkAPI(object):
         if in_use_api and steps:
             # Before any write: the network at rest, and the backends' yes to
             # the first change (Manila's own checks run with it).
-            network = api.settle(network, wait, [steps[0][1]])
+            network = api.wait_if_busy(network, wait, [steps[0][1]])
             api.check_service_change(network, steps[0][1], steps[0][0])
         if plan.update:
             network = api.update(network_id, plan.update)
@@ -788,7 +785,7 @@ class ShareNetworkAPI(object):
             return
         for index, (current_id, new_id) in enumerate(steps):
             if index:
-                network = api.settle(network, True, [new_id])
+                network = api.wait_if_busy(network, True, [new_id])
                 api.check_service_change(network, new_id, current_id)
             if current_id:
                 api.replace_service(network_id, current_id, new_id)
@@ -807,7 +804,7 @@ class ShareNetworkAPI(object):
                                network_label(network), self.timeout,
                                explain=service_messages(self.client, service_ids))
 
-    def settle(self, network, wait=True, service_ids=()):
+    def wait_if_busy(self, network, wait=True, service_ids=()):
         """A network in network_change (2.63+), waited for until it is active."""
         if network.get('status') not in SHARE_NETWORK_BUSY_STATES:
             return network

@@ -31,7 +31,7 @@ import re
 
 from urllib.parse import quote
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import identity, lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
@@ -107,7 +107,7 @@ def sanitize_csv(value):
     return ','.join(item.strip() for item in str(value).split(',') if value and item)
 
 
-def same_value(current, wanted, key=None):
+def same_spec_value(current, wanted, key=None):
     """Spec values compare as Manila reads them: booleans as booleans when both
     look boolean ('true' == 'True' == '<is> True'), ``availability_zones``
     without the spaces around its commas."""
@@ -230,16 +230,6 @@ def prepare_projects(projects):
     return sorted(wanted)
 
 
-def other_uuid_form(value):
-    """A UUID-shaped project ID in its other spelling (with or without dashes)."""
-    if not lookups.looks_like_uuid(value):
-        return None
-    plain = value.replace('-', '')
-    if '-' in value:
-        return plain
-    return '-'.join((plain[:8], plain[8:12], plain[12:16], plain[16:20], plain[20:]))
-
-
 # -- the plan ------------------------------------------------------------------------
 
 class TypePlan(object):
@@ -307,7 +297,7 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
     """
     current = share_type.get('extra_specs') or {}
     specs_set = dict((k, v) for k, v in specs.items()
-                     if not same_value(current.get(k), v, k))
+                     if not same_spec_value(current.get(k), v, k))
     specs_delete = []
     if purge_specs:
         specs_delete = sorted(k for k in current if k not in specs and k not in REQUIRED_SPECS)
@@ -409,46 +399,24 @@ class ShareTypeAPI(object):
         return sorted(ids)
 
     def keystone_project(self, value):
-        """The Keystone ID of the project named or identified by ``value``."""
-        by_id = [value]
-        other = other_uuid_form(value)
-        if other:
-            by_id.append(other)
-        lookups_in_order = [(self._project_by_id, v) for v in by_id]
-        by_name = (self._projects_by_name, value)
-        if other:
-            lookups_in_order.append(by_name)
-        else:
-            lookups_in_order.insert(0, by_name)
-        for look, key in lookups_in_order:
-            try:
-                found = look(key)
-            except Forbidden as exc:
-                raise same_details(exc, ManilaError, (
-                    'projects: Keystone does not let this user look up project %r (Keystone '
-                    'said: %s). Managing share types takes an admin, who may.'
-                    % (value, exc.message)))
-            if len(found) > 1:
-                raise InvalidInput(
-                    'projects: %d Keystone projects are named %r (IDs: %s); give the ID '
-                    'of the one meant.' % (len(found), value, ', '.join(sorted(
-                        '%s in domain %s' % (p['id'], p.get('domain_id')) for p in found))))
-            if found:
-                return found[0]['id']
+        """The Keystone ID of the project named or identified by ``value``
+        (``identity.find_projects``, with the other spellings of an ID)."""
+        try:
+            found = identity.find_projects(self.client, value, other_spellings=True)
+        except Forbidden as exc:
+            raise same_details(exc, ManilaError, (
+                'projects: Keystone does not let this user look up project %r (Keystone '
+                'said: %s). Managing share types takes an admin, who may.'
+                % (value, exc.message)))
+        if len(found) > 1:
+            raise InvalidInput(
+                'projects: %d Keystone projects are named %r (IDs: %s); give the ID '
+                'of the one meant.' % (len(found), value, ', '.join(sorted(
+                    '%s in domain %s' % (p['id'], p.get('domain_id')) for p in found))))
+        if found:
+            return found[0]['id']
         raise InvalidInput('projects: Keystone has no project with the name or ID %r (or '
                            'this user may not see it).' % value)
-
-    def _project_by_id(self, project_id):
-        try:
-            project = self.client.keystone_get('projects/%s' % quote(project_id, safe=''))
-        except NotFound:
-            return []
-        return [project['project']]
-
-    def _projects_by_name(self, name):
-        found = self.client.keystone_get('projects', {'name': name}).get('projects', [])
-        exact = [p for p in found if p.get('name') == name]
-        return exact or found
 
     def projects(self, type_id):
         """The project IDs with access to a private type (admin-only)."""
@@ -502,7 +470,7 @@ class ShareTypeAPI(object):
     def set_specs(self, type_id, specs):
         def applied():
             held = (self.get(type_id) or {}).get('extra_specs') or {}
-            return True if all(same_value(held.get(k), v, k) for k, v in specs.items()) else None
+            return True if all(same_spec_value(held.get(k), v, k) for k, v in specs.items()) else None
         self.client.write_once(
             lambda: self.client.post('types/%s/extra_specs' % type_id, {'extra_specs': specs}),
             applied, 'the extra specs update of share type %s' % type_id)

@@ -163,6 +163,19 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
     normalize_metadata(metadata)
 
 
+def check_share_task(p):
+    """The options of a ``share`` task, checked before any request."""
+    if p['size'] is not None and p['size'] < 1:
+        raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
+    if p['soft_delete'] and p['state'] != 'absent':
+        raise InvalidInput('soft_delete only applies with state=absent.')
+    if p['restore'] and p['state'] != 'present':
+        raise InvalidInput('restore only applies with state=present.')
+    if p['delete_snapshots'] and p['state'] != 'absent':
+        raise InvalidInput('delete_snapshots only applies with state=absent.')
+    check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
+
+
 def metadata_changes(current, desired, purge):
     """(keys to set with their values, keys to delete) to reach ``desired``.
 
@@ -290,6 +303,8 @@ def sort_export_locations(locations):
 
 
 def share_label(share):
+    """'Share NAME (ID)', capitalised: the subject that opens a message
+    (migration.share_in_sentence names a share inside one)."""
     return 'Share %s (%s)' % (share.get('name'), share['id'])
 
 
@@ -619,7 +634,7 @@ class ShareAPI(object):
     def wait_gone(self, share):
         return self.wait(share, targets=(GONE,))
 
-    def settle(self, share, wait=True):
+    def wait_if_busy(self, share, wait=True):
         """A busy share (creating, extending, ...) waited for until it rests."""
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
@@ -732,7 +747,7 @@ def create_flow(task):
     if adopt:
         # Another task made the share at the same moment: converge on
         # it as on a share this task had found.
-        return update_flow(task, task.shares.settle(share), created=True)
+        return update_flow(task, task.shares.wait_if_busy(share), created=True)
     plan.after = diff_view(share)
     task.finish_share(plan, share)
 

@@ -490,7 +490,7 @@ class SnapshotAPI(object):
         deleted once it is at rest (Manila deletes none while it is being
         created).  Returns ``(snapshot, adopted)``."""
         def remove(snapshot):
-            settled = self.settle(snapshot)
+            settled = self.wait_if_busy(snapshot)
             if settled is None:
                 return
             try:
@@ -612,7 +612,7 @@ class SnapshotAPI(object):
                 lambda s: s is not None and s.get('status') not in SHARE_REVERTING_STATES,
                 share_label(share), 'the revert to finish', self.timeout,
                 describe=lambda s: s.get('status'))
-            snapshot = self.settle(self.get(snapshot['id']) or snapshot)
+            snapshot = self.wait_if_busy(self.get(snapshot['id']) or snapshot)
             outcome = requested_revert_outcome(share, snapshot)
         if outcome == REVERT_IN_PROGRESS:
             return share, snapshot, False
@@ -649,7 +649,7 @@ class SnapshotAPI(object):
     def wait_gone(self, snapshot):
         return self.wait(snapshot, targets=(GONE,))
 
-    def settle(self, snapshot, wait=True):
+    def wait_if_busy(self, snapshot, wait=True):
         """A busy snapshot (creating, deleting, ...) waited for until it rests
         (or is gone: None)."""
         if snapshot.get('status') not in SNAPSHOT_BUSY_STATES:
@@ -669,7 +669,7 @@ class SnapshotAPI(object):
         """Delete a share's snapshots (as planned) and wait until every one is gone."""
         pending = []
         for snapshot in snapshots:
-            snapshot = self.settle(snapshot)
+            snapshot = self.wait_if_busy(snapshot)
             if snapshot is None:
                 continue
             if snapshot.get('status') in SNAPSHOT_DELETABLE_STATES:
@@ -705,13 +705,13 @@ class SnapshotAPI(object):
         if not wait:
             return share, self.record_revert_request(snapshot) if record else snapshot
         # Manila frees the share a moment before the snapshot.
-        snapshot = self.settle(self.get(snapshot['id']) or snapshot)
+        snapshot = self.wait_if_busy(self.get(snapshot['id']) or snapshot)
         return share, self.record_revert(snapshot) if record else snapshot
 
-    def settle_share(self, share, wait=True):
+    def wait_share_if_busy(self, share, wait=True):
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
-        return ShareAPI(self.client, self.timeout).settle(share, wait)
+        return ShareAPI(self.client, self.timeout).wait_if_busy(share, wait)
 
 
 def share_absent_flow(task, share, before_delete=None):
@@ -744,7 +744,7 @@ def share_absent_flow(task, share, before_delete=None):
         task.shares.soft_delete(share['id'])
     else:
         if p['wait']:
-            share = task.shares.settle(share)
+            share = task.shares.wait_if_busy(share)
         if before_delete is not None:
             before_delete(share['id'])
         task.shares.delete(share['id'])
@@ -772,13 +772,13 @@ def snapshot_create_flow(task):
     plan = plan_create(share, task.desired())
     if task.check_mode:
         return task.finish_snapshot(plan, {})
-    task.snapshots.settle_share(share, p['wait'])
+    task.snapshots.wait_share_if_busy(share, p['wait'])
     # Another task may have taken a snapshot of this name at the same moment.
     snapshot, adopt = create_and_settle(task, task.snapshots, plan.body, 'snapshot',
                                         SNAPSHOT_BUSY_STATES, taken='taken')
     if adopt:
         # Converge on it as on a snapshot this task had found.
-        return task.update(task.snapshots.settle(snapshot) or snapshot, created=True)
+        return task.update(task.snapshots.wait_if_busy(snapshot) or snapshot, created=True)
     plan.after = diff_view(snapshot)
     task.finish_snapshot(plan, snapshot)
 
@@ -816,7 +816,7 @@ def revert_flow(task, snapshot):
             task.warn(revert_in_progress(share, snapshot))
             return task.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
                                         share=share)
-    snapshot = task.snapshots.settle(snapshot, p['wait'])
+    snapshot = task.snapshots.wait_if_busy(snapshot, p['wait'])
     if snapshot is None:
         raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
                            % (p['id'] or p['name']))
@@ -837,7 +837,7 @@ def revert_flow(task, snapshot):
         return task.finish_snapshot(plan, snapshot, share=share or task.known_share or {},
                                     changed=changed)
     if plan.action == REVERT:
-        share = task.snapshots.settle_share(share, p['wait'])
+        share = task.snapshots.wait_share_if_busy(share, p['wait'])
     snapshot = task.snapshots.apply_update(snapshot, plan)
     if plan.action == REVERT:
         share, snapshot = task.snapshots.revert_and_record(

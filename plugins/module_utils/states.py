@@ -28,6 +28,14 @@ SHARE_ERROR_STATES = frozenset([
 # (extending_error, reverting_error, ...) take rule changes at every version.
 SHARE_RULES_NEED_2_74_STATES = frozenset(['error'])
 
+# Share and snapshot statuses on the way out of Manila by an unmanage (the data
+# stays on the storage): the resource then disappears from Manila.
+UNMANAGING_STATES = frozenset([
+    'unmanage_starting',
+    'manage_error_unmanage_starting',
+    'unmanaged',
+])
+
 # Share statuses that are on their way somewhere else.
 SHARE_BUSY_STATES = frozenset([
     'creating',

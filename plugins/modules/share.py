@@ -19,13 +19,14 @@ description:
   - Fields that cannot change in place (protocol, type, network, availability
     zone, source snapshot) are never changed silently; a difference fails the
     task and says so.
-  - Never resets the share's task state, so a running migration is safe.
-  - Keeps a Manila delete lock on the share as desired state (O(deletion_lock)).
+  - Never resets the share's task state, so a running migration is safe. Keeps a
+    Manila delete lock on the share as desired state (O(deletion_lock)).
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
   - openkeel.manila.deletion_lock
+  - openkeel.manila.manage.share
 attributes:
   check_mode:
     support: full
@@ -36,9 +37,11 @@ attributes:
 options:
   state:
     description:
-      - V(present) makes the share exist as described; V(absent) deletes it.
+      - V(present) makes the share exist as described (with O(manage), from
+        storage Manila does not know); V(absent) deletes it; V(unmanaged)
+        releases it from Manila without deleting its data (see O(manage)).
     type: str
-    choices: [present, absent]
+    choices: [present, absent, unmanaged]
     default: present
   name:
     description:
@@ -182,26 +185,27 @@ EXAMPLES = r'''
     state: absent
     soft_delete: true
 
+- name: Release a share from Manila, keeping its data (admin)
+  openkeel.manila.share:
+    cloud: mycloud
+    name: legacy
+    state: unmanaged
+
+- name: Bring the export under Manila again (admin)
+  openkeel.manila.share:
+    cloud: mycloud
+    name: legacy
+    manage:
+      export_path: 10.0.0.10:/exports/legacy
+      host: manila@alpha#pool1
+      protocol: NFS
+
 - name: Delete a share and its snapshots
   openkeel.manila.share:
     cloud: mycloud
     name: scratch
     state: absent
     delete_snapshots: true
-
-- name: Protect a share against deletion by anyone
-  openkeel.manila.share:
-    cloud: mycloud
-    name: projects
-    deletion_lock: true
-    lock_reason: production data of team data
-
-- name: Lift the lock and delete the share, in one task
-  openkeel.manila.share:
-    cloud: mycloud
-    name: projects
-    state: absent
-    deletion_lock: false
 '''
 
 RETURN = r'''
@@ -247,10 +251,8 @@ deleted_snapshots:
   elements: dict
 deletion_locks:
   description:
-    - The share's delete locks after the task (in check mode, as they would be),
-      oldest first, each with C(id), C(lock_reason), C(user_id), C(project_id) (who
-      set it), C(lock_context) (V(user), V(admin) or V(service)) and C(created_at).
-    - The diff shows C(deletion_lock) and C(lock_reason).
+    - The share's delete locks after the task (in check mode, as they would be), each with C(id), C(lock_reason),
+      C(user_id), C(project_id) (who set it), C(lock_context) and C(created_at). The diff shows C(deletion_lock).
   returned: when O(deletion_lock) is given, or with O(state=absent) (API 2.81+)
   type: list
   elements: dict
@@ -261,7 +263,7 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups, manage
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
@@ -273,8 +275,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
-    check_share_input,
-    share_label,
+    check_share_task,
     create_flow,
     restore_flow,
     update_flow,
@@ -284,7 +285,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import s
 
 class ShareModule(ManilaModule):
     argument_spec = dict(
-        state=dict(type='str', default='present', choices=['present', 'absent']),
+        state=dict(type='str', default='present', choices=['present', 'absent', 'unmanaged']),
         name=dict(type='str'),
         id=dict(type='str'),
         size=dict(type='int'),
@@ -304,6 +305,7 @@ class ShareModule(ManilaModule):
         delete_snapshots=dict(type='bool', default=False),
         deletion_lock=dict(type='bool'),
         lock_reason=dict(type='str'),
+        manage=manage.SHARE_MANAGE_SPEC,
         **wait_argument_spec(180)
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
@@ -316,23 +318,17 @@ class ShareModule(ManilaModule):
         self.shares = ShareAPI(self.client, p['timeout'])
         share = self.find_share()
         if p['state'] == 'absent':
-            self.locks.guard_absent(share, share and share_label(share))
+            self.locks.guard_absent(share)
             share_absent_flow(self, share, self.locks.before_delete)
+        elif p['state'] == 'unmanaged':
+            manage.share_unmanage_flow(self, share, self.locks.guard_unmanage)
         else:
             self.ensure_present(share)
 
     # -- before any request ------------------------------------------------
     def validate_input(self):
         p = self.params
-        if p['size'] is not None and p['size'] < 1:
-            raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
-        if p['soft_delete'] and p['state'] != 'absent':
-            raise InvalidInput('soft_delete only applies with state=absent.')
-        if p['restore'] and p['state'] != 'present':
-            raise InvalidInput('restore only applies with state=present.')
-        if p['delete_snapshots'] and p['state'] != 'absent':
-            raise InvalidInput('delete_snapshots only applies with state=absent.')
-        check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
+        manage.check_share_task(p, check_share_task)
         problems = check_lock_input(p['deletion_lock'], p['lock_reason'], p['state'])
         if problems:
             raise InvalidInput(' '.join(problems))
@@ -348,12 +344,14 @@ class ShareModule(ManilaModule):
             'name', 'size', 'share_proto', 'share_type', 'availability_zone',
             'description', 'metadata', 'is_public', 'scheduler_hints',
             'mount_point_name'))
-        desired.update(resolved)
+        desired.update(manage.desired_fields(p), **resolved)
         return desired
 
     # -- present -----------------------------------------------------------
     def ensure_present(self, share):
         p = self.params
+        if p['manage'] and manage.to_be_managed(self, share):
+            return manage.share_manage_flow(self)
         if share is None:
             if p['id']:
                 raise InvalidInput(
@@ -371,7 +369,7 @@ class ShareModule(ManilaModule):
             return create_flow(self)
         if share.get('is_soft_deleted'):
             return restore_flow(self, share)
-        return update_flow(self, self.shares.settle(share, p['wait']))
+        return update_flow(self, self.shares.wait_if_busy(share, p['wait']))
 
     def soft_deleted_namesake(self):
         if not self.client.supports('soft_delete'):

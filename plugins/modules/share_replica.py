@@ -238,7 +238,7 @@ class ShareReplicaModule(ManilaModule):
 
     # -- the actions -------------------------------------------------------
     def do_create(self, the_plan, share):
-        share = ShareAPI(self.client, self.params['timeout']).settle(share, self.params['wait'])
+        share = ShareAPI(self.client, self.params['timeout']).wait_if_busy(share, self.params['wait'])
         known = [t['id'] for t in self.api.list_for_share(share['id'])]
         replica = self.api.create(the_plan.body, known)
         if self.params['wait']:
@@ -265,7 +265,7 @@ class ShareReplicaModule(ManilaModule):
 
     def do_delete(self, the_plan, share):
         for replica in the_plan.targets:
-            replica = self.api.settle(replica)
+            replica = self.api.wait_if_busy(replica)
             if replica is not None:
                 self.api.delete(replica['id'])
         if self.params['wait']:

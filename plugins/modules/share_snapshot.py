@@ -40,6 +40,7 @@ author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
+  - openkeel.manila.manage.snapshot
 attributes:
   check_mode:
     support: full
@@ -52,13 +53,16 @@ attributes:
 options:
   state:
     description:
-      - V(present) makes the snapshot exist as described.
+      - V(present) makes the snapshot exist as described (with O(manage),
+        from a snapshot on the storage that Manila does not know).
       - V(absent) deletes it.
+      - V(unmanaged) releases it from Manila without deleting it on the
+        storage (admin only; no such snapshot is no change; see O(manage)).
       - V(reverted) reverts the share to the existing snapshot (never takes
         one), once; see O(always_revert). Name, description and metadata
         are converged as with V(present).
     type: str
-    choices: [present, absent, reverted]
+    choices: [present, absent, reverted, unmanaged]
     default: present
   share:
     description:
@@ -146,6 +150,21 @@ EXAMPLES = r'''
     name: projects-before-upgrade
     state: reverted
 
+- name: Release a snapshot from Manila, keeping it on the storage (admin)
+  openkeel.manila.share_snapshot:
+    cloud: mycloud
+    share: legacy
+    name: nightly
+    state: unmanaged
+
+- name: Bring it under Manila again (admin)
+  openkeel.manila.share_snapshot:
+    cloud: mycloud
+    share: legacy
+    name: nightly
+    manage:
+      provider_location: /path/to/fake/snapshot/snapshot_1
+
 - name: Delete the snapshot
   openkeel.manila.share_snapshot:
     cloud: mycloud
@@ -206,7 +225,7 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups, manage
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     wait_argument_spec,
@@ -226,7 +245,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
 
 class ShareSnapshotModule(ManilaModule):
     argument_spec = dict(
-        state=dict(type='str', default='present', choices=['present', 'absent', 'reverted']),
+        state=dict(type='str', default='present',
+                   choices=['present', 'absent', 'reverted', 'unmanaged']),
         share=dict(type='str'),
         name=dict(type='str'),
         id=dict(type='str'),
@@ -234,6 +254,7 @@ class ShareSnapshotModule(ManilaModule):
         metadata=dict(type='dict'),
         purge_metadata=dict(type='bool', default=False),
         always_revert=dict(type='bool', default=False),
+        manage=manage.SNAPSHOT_MANAGE_SPEC,
         **wait_argument_spec(180)
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
@@ -248,6 +269,8 @@ class ShareSnapshotModule(ManilaModule):
             self.ensure_absent(snapshot)
         elif state == 'reverted':
             revert_flow(self, snapshot)
+        elif state == 'unmanaged':
+            manage.snapshot_unmanage_flow(self, snapshot)
         else:
             self.ensure_present(snapshot)
 
@@ -257,6 +280,8 @@ class ShareSnapshotModule(ManilaModule):
         if p['always_revert'] and p['state'] != 'reverted':
             raise InvalidInput('always_revert only applies with state=reverted.')
         task_metadata(p['metadata'])
+        if p['manage'] is not None:
+            manage.check_snapshot_manage_input(p)
 
     # -- lookups -----------------------------------------------------------
     def share_id(self):
@@ -266,7 +291,7 @@ class ShareSnapshotModule(ManilaModule):
         if not ref:
             return None
         if self.known_share is None:
-            if self.params['state'] == 'absent':
+            if self.params['state'] in ('absent', 'unmanaged'):
                 self.known_share = lookups.find(self.client, 'share', ref)
                 if self.known_share is None:
                     return None
@@ -295,7 +320,7 @@ class ShareSnapshotModule(ManilaModule):
             return snapshot
         share_id = self.share_id()
         if p['share'] and share_id is None:
-            return None     # state=absent and the share is gone: so are its snapshots
+            return None     # absent, unmanaged: the share is gone, so are its snapshots
         return self.snapshots.find_by_name(p['name'], share_id)
 
     def desired(self):
@@ -305,7 +330,9 @@ class ShareSnapshotModule(ManilaModule):
     # -- present -----------------------------------------------------------
     def ensure_present(self, snapshot):
         if snapshot is not None:
-            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
+        if snapshot is None and self.params['manage']:
+            return manage.snapshot_manage_flow(self)
         if snapshot is None:
             return snapshot_create_flow(self)
         self.update(snapshot)
@@ -335,7 +362,7 @@ class ShareSnapshotModule(ManilaModule):
         if plan.action == NOTHING or self.check_mode:
             return self.finish_snapshot(plan, {}, with_exports=False)
         if snapshot['status'] != 'deleting':
-            snapshot = self.snapshots.settle(snapshot, self.params['wait'])
+            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
             if snapshot is not None:
                 plan_absent(snapshot)   # what it settled in may be undeletable
                 self.snapshots.delete(snapshot['id'])

@@ -112,7 +112,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.share_types import
     ShareTypeAPI,
     is_public,
     public_view,
-    same_value,
+    same_spec_value,
     spec_value,
 )
 
@@ -151,7 +151,7 @@ class ShareTypeInfoModule(ManilaModule):
         if p['is_public'] is not None and is_public(share_type) != p['is_public']:
             return False
         specs = share_type.get('extra_specs') or {}
-        return all(same_value(specs.get(str(k)), spec_value(v), str(k))
+        return all(same_spec_value(specs.get(str(k)), spec_value(v), str(k))
                    for k, v in (p['extra_specs'] or {}).items())
 
 

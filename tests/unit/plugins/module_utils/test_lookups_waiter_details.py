@@ -718,7 +718,7 @@ def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
     ('a', 'a', True), ('A', 'a', False),
 ])
 def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
-    assert lookups.same_value(shown, wanted) is same
+    assert lookups.shown_as_sent(shown, wanted) is same
     assert lookups.shows({'field': shown}, {'field': wanted}) is same
     assert lookups.shows({}, {'field': wanted}) is False
 

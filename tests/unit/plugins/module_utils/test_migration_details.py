@@ -26,7 +26,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     needs_move,
     plan,
     resolve_flags,
-    share_label,
+    share_in_sentence,
     start_body,
     steps_without_waiting,
     summarize,
@@ -118,8 +118,8 @@ def test_plan_reasons_name_the_share_and_hosts():
 
 
 def test_share_label_and_summarize():
-    assert share_label({'id': 'x'}) == 'share x'
-    assert share_label({'id': 'x', 'name': 'n'}) == 'share n (x)'
+    assert share_in_sentence({'id': 'x'}) == 'share x'
+    assert share_in_sentence({'id': 'x', 'name': 'n'}) == 'share n (x)'
     assert summarize(share('migration_success')) == {
         'task_state': 'migration_success', 'total_progress': None, 'details': {},
         'source_host': ALPHA, 'destination_host': None}

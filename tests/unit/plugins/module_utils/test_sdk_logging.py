@@ -200,7 +200,7 @@ def test_an_exception_logged_with_a_secret_is_redacted(sdk_log):
 @pytest.mark.parametrize('level,debug', [('DEBUG', True), ('INFO', False)])
 def test_the_level_sets_both_debug_flags_of_openstacksdk(sdk_log, monkeypatch, level, debug):
     seen = []
-    monkeypatch.setattr(connection.openstack, 'enable_logging',
+    monkeypatch.setattr(connection.sdk_log, 'enable_logging',
                         lambda **kwargs: seen.append(kwargs))
     sdk_log(sdk_log_level=level)
     assert len(seen) == 1

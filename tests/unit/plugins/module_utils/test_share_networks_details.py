@@ -505,13 +505,13 @@ def test_a_network_in_network_change_is_waited_for():
                ok({'messages': [{'user_message': 'update security service: backend refused.'}]})),
     ], clock=FakeClock())
     api = sn.ShareNetworkAPI(client)
-    assert api.settle(network()) == network()          # at rest: no request
-    assert api.settle(busy)['status'] == 'active'
+    assert api.wait_if_busy(network()) == network()          # at rest: no request
+    assert api.wait_if_busy(busy)['status'] == 'active'
     with pytest.raises(WaitFailed) as err:
-        api.settle(busy, service_ids=['ss1'])
+        api.wait_if_busy(busy, service_ids=['ss1'])
     assert 'went to error' in str(err.value) and 'backend refused' in str(err.value)
     with pytest.raises(CannotConverge) as err:
-        api.settle(busy, wait=False)
+        api.wait_if_busy(busy, wait=False)
     assert 'is busy (network_change)' in str(err.value)
 
 

@@ -626,11 +626,11 @@ def test_wait_settle_and_wait_gone():
         expect('GET', GET, not_found()),
     ], clock=clock)
     api = ShareAPI(client, timeout=50)
-    assert api.settle(share(status='available')) == share(status='available')
-    assert api.settle(share(status='extending'))['status'] == 'available'
+    assert api.wait_if_busy(share(status='available')) == share(status='available')
+    assert api.wait_if_busy(share(status='extending'))['status'] == 'available'
     assert api.wait_gone(share()) is None
     with pytest.raises(CannotConverge) as err:
-        api.settle(share(status='extending'), wait=False)
+        api.wait_if_busy(share(status='extending'), wait=False)
     assert 'is busy (extending)' in str(err.value)
 
 

@@ -299,10 +299,10 @@ def test_settle_share_waits_only_for_a_busy_share():
         expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': SHARE})),
     ], clock=FakeClock())
     api = sn.SnapshotAPI(client)
-    assert api.settle_share(SHARE) is SHARE
-    assert api.settle_share(dict(SHARE, status='extending')) == SHARE
+    assert api.wait_share_if_busy(SHARE) is SHARE
+    assert api.wait_share_if_busy(dict(SHARE, status='extending')) == SHARE
     with pytest.raises(CannotConverge) as err:
-        api.settle_share(dict(SHARE, status='extending'), wait=False)
+        api.wait_share_if_busy(dict(SHARE, status='extending'), wait=False)
     assert 'is busy (extending)' in str(err.value)
 
 
@@ -313,7 +313,7 @@ def test_a_busy_snapshot_that_does_not_settle_times_out_with_its_status():
                RecordedResponse(200, {'messages': [{'user_message': 'create: slow backend.'}]})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
-        sn.SnapshotAPI(client, timeout=0).settle(snap(status='creating'))
+        sn.SnapshotAPI(client, timeout=0).wait_if_busy(snap(status='creating'))
     assert str(err.value).startswith('Snapshot n (s1) is still creating after 0 seconds '
                                      '(waiting for it to finish creating)')
     assert 'slow backend' in str(err.value)
@@ -348,7 +348,7 @@ def test_a_lost_metadata_key_removal_is_seen_on_the_snapshot():
 def test_a_busy_snapshot_without_waiting_is_an_error():
     client, session = make_client([])
     with pytest.raises(CannotConverge) as err:
-        sn.SnapshotAPI(client).settle(snap(status='creating'), wait=False)
+        sn.SnapshotAPI(client).wait_if_busy(snap(status='creating'), wait=False)
     assert str(err.value) == 'Snapshot n (s1) is busy (creating); run again later or set wait=true.'
 
 
@@ -359,7 +359,7 @@ def test_settle_share_waits_with_the_snapshot_timeout():
                RecordedResponse(200, {'messages': []})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
-        sn.SnapshotAPI(client, timeout=0).settle_share(dict(SHARE, status='extending'))
+        sn.SnapshotAPI(client, timeout=0).wait_share_if_busy(dict(SHARE, status='extending'))
     assert 'after 0 seconds' in str(err.value)
 
 

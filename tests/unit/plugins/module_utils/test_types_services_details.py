@@ -10,6 +10,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
+from ansible_collections.openkeel.manila.plugins.module_utils import identity
 from ansible_collections.openkeel.manila.plugins.module_utils import security_services as ss
 from ansible_collections.openkeel.manila.plugins.module_utils import share_types as st
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -59,8 +60,8 @@ def test_type_label_and_values():
     ('<is> True', 'True', True), ('True', '<is> true', True), ('<is> False', 'false', True),
     ('<is> True', 'False', False),
 ])
-def test_same_value(current, wanted, same):
-    assert st.same_value(current, wanted) is same
+def test_same_spec_value(current, wanted, same):
+    assert st.same_spec_value(current, wanted) is same
 
 
 def test_visibility_and_public_view():
@@ -105,9 +106,9 @@ def test_projects():
     with pytest.raises(InvalidInput) as err:
         st.prepare_projects([P1, None])
     assert str(err.value) == 'projects: an empty project name or ID is in the list.'
-    assert st.other_uuid_form(P1) == P1.replace('-', '')
-    assert st.other_uuid_form(P1.replace('-', '')) == P1
-    assert st.other_uuid_form('demo') is None
+    assert identity.other_uuid_form(P1) == P1.replace('-', '')
+    assert identity.other_uuid_form(P1.replace('-', '')) == P1
+    assert identity.other_uuid_form('demo') is None
 
 
 def test_type_plan_defaults_and_views():

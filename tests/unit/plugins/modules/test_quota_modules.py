@@ -64,7 +64,7 @@ def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=Fal
         roles=('admin', 'member')):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
     session.auth = Auth(list(roles))
-    session.get_endpoint = lambda **kwargs: 'http://127.0.0.1:5000/v3'
+    client.identity_url = 'http://127.0.0.1:5000/v3'
     code, cls = MODULES[module]
     monkeypatch.setattr(cls, '_connect', lambda self: client)
     if check_mode:

@@ -189,6 +189,8 @@ def test_absent_on_an_older_cloud_reads_no_locks(monkeypatch):
      'lock_reason only applies with deletion_lock=true'),
     ({'name': 'data', 'deletion_lock': True, 'state': 'absent'}, 'deletion_lock=true contradicts state=absent'),
     ({'name': 'data', 'deletion_lock': True, 'lock_reason': 'x' * 1024}, 'at most 1023 characters'),
+    ({'name': 'data', 'deletion_lock': False, 'state': 'unmanaged'},
+     'deletion_lock does not apply with state=unmanaged'),
 ])
 def test_bad_lock_input_sends_nothing(monkeypatch, args, words):
     outcome, session = run(monkeypatch, args, [])

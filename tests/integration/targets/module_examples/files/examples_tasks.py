@@ -108,11 +108,13 @@ SKIPPED.update(dict.fromkeys([
 ], 'the examples\' projects share is of the default type, which does not replicate; the '
    'share_replica target runs this lifecycle on the replicated-readable type'))
 SKIPPED.update(dict.fromkeys([
-    ('share', 'Protect a share against deletion by anyone'),
-    ('share', 'Lift the lock and delete the share, in one task'),
-], 'the share_lock target runs these calls (lock, then lift and delete) as member and '
-   'admin; here the lock would hold the projects share that later examples rename and '
-   'move to the recycle bin'))
+    ('share', 'Release a share from Manila, keeping its data (admin)'),
+    ('share', 'Bring the export under Manila again (admin)'),
+    ('share_snapshot', 'Release a snapshot from Manila, keeping it on the storage (admin)'),
+    ('share_snapshot', 'Bring it under Manila again (admin)'),
+], 'an export path, pool and provider location that only a share and snapshot unmanaged '
+   'before give (the Dummy driver manages nothing else); the share_manage target '
+   'unmanages a share and its snapshot and manages them back'))
 SKIPPED[('share_capabilities_info', 'Can this cloud replicate the gold type?')] = (
     'names a gold type the local cloud does not have; the share_capabilities_info target '
     'runs it on the cloud\'s types')

@@ -1,0 +1,18 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The value helpers every kind compares with."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
+
+
+@pytest.mark.parametrize('value, expected', [
+    (None, None), ('', None), (' ', ' '), ('az1', 'az1'), (0, 0), (False, False)])
+def test_none_if_blank(value, expected):
+    assert none_if_blank(value) is expected or none_if_blank(value) == expected
+    assert type(none_if_blank(value)) is type(expected)
