@@ -45,9 +45,17 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     without_secrets,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
     InvalidInput,
     ManilaError,
     NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
+    LockAPI,
+    absent_refusal,
+    brief as lock_brief,
+    check_lock_input,
+    plan_locks,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
     QuotaAPI,
@@ -120,7 +128,26 @@ def share_argument_spec():
         restore=dict(type='bool', default=False),
         access_rules=dict(type='list', elements='dict', options=rule_argument_spec()),
         purge_rules=dict(type='bool'),
+        deletion_lock=dict(type='bool'),
+        lock_reason=dict(type='str'),
     )
+
+
+def module_argument_spec(wait_spec):
+    """The options of the ``shares`` module (``wait_spec``: wait and timeout)."""
+    spec = dict(
+        shares=dict(type='list', elements='dict', required=True, options=share_argument_spec(),
+                    required_one_of=[('name', 'id')]),
+        purge_metadata=dict(type='bool', default=False),
+        purge_rules=dict(type='bool', default=False),
+        marker=dict(type='dict', options=dict(
+            key=dict(type='str', required=True, no_log=False),
+            value=dict(type='str', required=True))),
+        purge=dict(type='bool', default=False),
+        concurrency=dict(type='int', default=4),
+    )
+    spec.update(wait_spec)
+    return spec
 
 
 def claimed_by(share, marker):
@@ -162,6 +189,8 @@ class Item(object):
         self.exports = None
         self.error = None
         self.skipped = None        # why the share is left untouched (another task owns it)
+        self.lock_plan = None      # locks.LockPlan (None: the locks are left as they are)
+        self.locks = None          # the share's delete locks (None: not read)
         if purged:
             self.where = 'purged share %s (%s)' % (entry.get('name'), entry['id'])
         else:
@@ -180,6 +209,7 @@ class Item(object):
         self.skipped = reason
         self.plan = None
         self.rule_plan = None
+        self.lock_plan = None
 
     def fail(self, error):
         """Record why the share did not converge (the first reason counts)."""
@@ -194,7 +224,12 @@ class Item(object):
     def planned(self):
         """Whether the plan changes the share or its rules."""
         return bool((self.plan is not None and self.plan.changed)
-                    or (self.rule_plan is not None and self.rule_plan.changed))
+                    or (self.rule_plan is not None and self.rule_plan.changed)
+                    or self.lock_change)
+
+    @property
+    def lock_change(self):
+        return self.lock_plan is not None and self.lock_plan.changed
 
 
 def validate_desired(params):
@@ -226,6 +261,8 @@ def validate_desired(params):
             problems.append('%s: size must be at least 1 (GiB), got %s.' % (item.where, entry['size']))
         if entry['soft_delete'] and entry['state'] != 'absent':
             problems.append('%s: soft_delete only applies with state=absent.' % item.where)
+        problems.extend('%s: %s' % (item.where, words) for words in check_lock_input(
+            entry['deletion_lock'], entry['lock_reason'], entry['state']))
         try:
             metadata = normalize_metadata(entry['metadata'])
         except InvalidInput as exc:
@@ -249,14 +286,20 @@ class Fleet(object):
         self.check_mode = check_mode
         self.shares = ShareAPI(client, params['timeout'])
         self.access = AccessAPI(client, params['timeout'])
+        self.locks = LockAPI(client)
+        self.lock_map = None       # delete locks per share ID (None: not read)
+        self.kept_locked = []      # purge candidates kept because they are locked
         self.default_type = None
 
     def converge(self, items):
         """Find, plan and (unless in check mode) apply; returns the purged items."""
         client = self.client
         self.prepare_rules(items)
+        if any(i.entry['deletion_lock'] is not None for i in items):
+            self.locks.require('shares[].deletion_lock')
         listing = lookups.list_all(client, lookups.KINDS['share'].listing, 'shares')
         self.find(items, listing)
+        self.read_locks(items)
         purged = self.purge_items(items, listing)
         self.wait_if_busy(items + purged)
         self.steps([i for i in items if i.present and i.share], Step(run=self.read_current))
@@ -330,6 +373,18 @@ class Fleet(object):
                     item.fail('%s is the share of %s too; list each share once.'
                               % (share_label(item.share), other.where))
 
+    def read_locks(self, items):
+        """The delete locks of the project's shares (one listing), when the task
+        names deletion_lock, deletes or purges, at API 2.81+."""
+        if not (self.params['purge'] or any(
+                i.entry['deletion_lock'] is not None or (not i.present and i.share)
+                for i in items)) or not self.locks.supported():
+            return
+        self.lock_map = self.locks.by_share()
+        for item in items:
+            if item.share:
+                item.locks = self.lock_map.get(item.share['id'], [])
+
     def purge_items(self, items, listing):
         if not self.params['purge']:
             return []
@@ -338,8 +393,15 @@ class Fleet(object):
         ids.update(i.share['id'] for i in items if i.share)
         purged = []
         for share in purge_candidates(listing, self.params['marker'], names, ids):
-            item = Item(None, dict(name=share.get('name'), id=share['id'], state='absent'),
-                        purged=True)
+            locks = (self.lock_map or {}).get(share['id'])
+            if locks:
+                self.kept_locked.append(dict(id=share['id'], name=share.get('name'),
+                                             deletion_locks=[lock_brief(x) for x in locks]))
+                self.client.warn('purge kept %s: it is locked against deletion (%s).' % (
+                    share_label(share), ', '.join(x['id'] for x in locks)))
+                continue
+            item = Item(None, dict(name=share.get('name'), id=share['id'], state='absent',
+                                   deletion_lock=None), purged=True)
             item.share = share
             purged.append(item)
         return purged
@@ -460,6 +522,11 @@ class Fleet(object):
         p = self.params
         entry = item.entry
         if not item.present:
+            if item.share and item.locks is not None and not item.share.get('is_soft_deleted'):
+                refusal = absent_refusal(share_label(item.share), item.locks, entry['deletion_lock'])
+                if refusal:
+                    raise CannotConverge(refusal)
+                item.lock_plan = plan_locks(item.locks, entry['deletion_lock'])
             item.plan = plan_absent(item.share, entry['soft_delete'])
             if item.plan.action == SOFT_DELETE:
                 self.client.require('soft_delete', 'soft_delete')
@@ -488,6 +555,10 @@ class Fleet(object):
         else:
             item.plan = plan_update(item.share, desired, purge_metadata=purge_metadata,
                                     rename=bool(entry['id']))
+        if entry['deletion_lock'] is not None:
+            if item.locks is None:  # a share to create or restore: no locks yet
+                item.locks = []
+            item.lock_plan = plan_locks(item.locks, entry['deletion_lock'], entry['lock_reason'])
         live = [r for r in item.rules if r.get('state') not in ACCESS_DENY_STATES]
         item.rules_before = rules_diff_view(live)
         self.plan_item_rules(item)
@@ -514,10 +585,13 @@ class Fleet(object):
 
         self.steps(
             [i for i in items + purged if i.ok and i.plan is not None],
+            Step(run=self.send_locks, needed=lambda i: i.lock_change and not i.present),
             Step(run=self.send_share, needed=lambda i: i.plan.changed),
             Step(check=self.share_reached_goal, needed=lambda i: wait and i.wait_for is not None,
                  timed_out=self.timed_out(None)),
             Step(run=self.settle_created, needed=lambda i: i.plan.action == CREATE and i.ok
+                 and i.share is not None),
+            Step(run=self.send_locks, needed=lambda i: i.lock_change and i.present
                  and i.share is not None),
             Step(run=self.send_rules, needed=rules_change),
             Step(check=self.rules_status_at_rest, needed=lambda i: rules_change(i) and (wait or replacing(i)),
@@ -560,6 +634,12 @@ class Fleet(object):
             self.shares.delete(share['id'])
             item.wait_for = GONE
         item.wrote = True
+
+    def send_locks(self, item):
+        """The share's delete locks: removed before its deletion, created (or
+        their reason changed) once it exists."""
+        item.wrote = True
+        item.locks = self.locks.apply(item.share['id'], item.lock_plan)
 
     def share_reached_goal(self, item, share):
         """A share that was written to: available (or gone) yet?"""
@@ -710,6 +790,8 @@ class Fleet(object):
             else:
                 words.append({CREATE: 'created', RESTORE: 'restored', DELETE: 'deleted',
                               SOFT_DELETE: 'moved to the recycle bin'}[plan.action])
+        if item.lock_change:  # lifted before a deletion, made after a create
+            words[len(words) if item.present else 0:0] = item.lock_plan.words()
         rules = item.rule_plan
         if rules is not None and rules.changed:
             def label(rule):
@@ -736,6 +818,9 @@ class Fleet(object):
                       share=share, export_paths=item.exports or [],
                       rules=[without_secrets(r) for r in rules] if item.present else [],
                       failed=not item.ok, skipped=bool(item.skipped))
+        if self.lock_map is not None or item.lock_plan is not None:
+            locks = item.lock_plan.predicted() if self.check_mode and item.lock_change else item.locks
+            result['deletion_locks'] = [lock_brief(x) for x in locks or []] if share else []
         if not item.ok:
             result['msg'] = item.error
         elif item.skipped:
@@ -751,6 +836,11 @@ class Fleet(object):
         before, after = dict(plan.before), dict(plan.after)
         if plan.action == CREATE and not self.check_mode and item.share:
             after = diff_view(item.share)
+        if item.lock_plan is not None:
+            if before:
+                before.update(item.lock_plan.before)
+            if item.present:
+                after.update(item.lock_plan.after)
         if item.rule_plan is not None:
             before['rules'] = item.rules_before
             if self.check_mode:
@@ -778,7 +868,8 @@ class Fleet(object):
             msg = '%d of %d shares did not converge: %s' % (
                 len(failures), total, ' | '.join('%s: %s' % (i.where, i.error) for i in failures))
         return Outcome(changed, before if changed else None, after if changed else None,
-                       dict(shares=results, purged=gone, manila_requests=self.client.sent), msg)
+                       dict(shares=results, purged=gone, kept_locked=self.kept_locked,
+                            manila_requests=self.client.sent), msg)
 
 
 class Outcome(object):

@@ -49,6 +49,7 @@ COUNTED_LISTINGS = {
     'shares/detail': 'share_list_count',
     'snapshots': 'snapshot_list_count',
     'snapshots/detail': 'snapshot_list_count',
+    'resource-locks': 'resource_locks',
 }
 # Filters that Manila drops from a share listing asked for with ``with_count``
 # (seen on Manila 23.0: ``all_tenants=1&project_id=P&with_count=true`` lists the
@@ -91,6 +92,8 @@ KINDS = {
     'security_service': Kind('security service', 'security-services/detail',
                              'security_services', 'security-services/%s',
                              'security_service'),
+    'resource_lock': Kind('resource lock', 'resource-locks', 'resource_locks',
+                          'resource-locks/%s', 'resource_lock', name_filter=False),
 }
 
 

@@ -31,6 +31,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     check_share_input,
     share_label,
+    update_flow,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -286,11 +287,15 @@ def share_manage_flow(task):
                           exc, body['export_path'], body['service_host'], share['id']),
                       share=share)
     # Metadata and the rest of the task: as on a share the task had found.
-    return task.update(share, created=True)
+    return update_flow(task, share, created=True)
 
 
-def share_unmanage_flow(task, share):
-    """state=unmanaged: release the share from Manila, keeping its data."""
+def share_unmanage_flow(task, share, guard=None):
+    """state=unmanaged: release the share from Manila, keeping its data.
+
+    ``guard(share)`` refuses what else stops the unmanaging (the share's
+    delete locks: locks.ShareLockTask.guard_unmanage), after the checks here.
+    """
     if share is None:
         return task.finish(False, share={}, msg='No share %s is known to Manila: nothing to '
                            'unmanage.' % (task.params['name'] or task.params['id']))
@@ -301,6 +306,8 @@ def share_unmanage_flow(task, share):
             task.shares.wait(share, targets=(GONE,))
         return task.finish(False, share={}, msg='%s is already being unmanaged.' % label)
     check_can_unmanage_share(task, share)
+    if guard is not None:
+        guard(share)
     locations = task.shares.export_locations(share['id'])
     released = dict(share, export_locations=locations)
     done = '%s %s from Manila; %s (export path %s, host %s): manage it again with ' \

@@ -71,6 +71,8 @@ FEATURES = {
     'only_host_hint': ('2.67', None),
     'soft_delete': ('2.69', None),
     'access_rules_on_error_share': ('2.74', None),
+    # share delete locks (issue 24); access rule locks came one version later
+    'resource_locks': ('2.81', None),
     'access_rule_locks': ('2.82', None),
     'mount_point_name': ('2.84', None),
     'update_access_level': ('2.88', None),

@@ -707,7 +707,7 @@ def export_paths(locations):
 
 # -- the share module's flows ------------------------------------------------
 # They run on the module (``task``: its params, client, check_mode, ``shares``
-# (a ShareAPI), fail(), update() and finish_share()) and end the task.
+# (a ShareAPI), fail(), desired() and finish_share()) and end the task.
 
 # The references a create names (task option = lookups kind), resolved before
 # the create is sent.
@@ -747,7 +747,36 @@ def create_flow(task):
     if adopt:
         # Another task made the share at the same moment: converge on
         # it as on a share this task had found.
-        return task.update(task.shares.wait_if_busy(share), created=True)
+        return update_flow(task, task.shares.wait_if_busy(share), created=True)
+    plan.after = diff_view(share)
+    task.finish_share(plan, share)
+
+
+def reference_id(task, kind, share=None):
+    """The ID of the share network or snapshot the task names.
+
+    The ID the share already refers to needs no lookup.
+    """
+    value = task.params[kind]
+    known = (share.get('%s_id' % kind),) if share else ()
+    return lookups.resolve_id(task.client, kind, value, known) if value else None
+
+
+def update_flow(task, share, created=False):
+    """Bring an existing share to the task; ``created``: this task created a
+    share and converges on another task's namesake instead (changed)."""
+    p = task.params
+    plan = plan_update(share, task.desired(
+        share_network_id=reference_id(task, 'share_network', share),
+        snapshot_id=reference_id(task, 'snapshot', share)),
+        purge_metadata=p['purge_metadata'], rename=bool(p['id']))
+    if created:
+        plan.before = {}
+    if plan.action == NOTHING or task.check_mode:
+        return task.finish_share(plan, share, changed=created or None)
+    share = task.shares.apply_update(share, plan)
+    if plan.new_size:
+        share = task.shares.wait(share) if p['wait'] else task.shares.get(share['id'])
     plan.after = diff_view(share)
     task.finish_share(plan, share)
 

@@ -714,12 +714,14 @@ class SnapshotAPI(object):
         return ShareAPI(self.client, self.timeout).wait_if_busy(share, wait)
 
 
-def share_absent_flow(task, share):
+def share_absent_flow(task, share, before_delete=None):
     """The share module's state=absent: the share's snapshots first (with
     delete_snapshots), then the share (deleted or soft-deleted).
 
     Runs on the module (``task``: params, client, check_mode, ``shares``,
-    finish_share()) and ends the task.
+    finish_share()) and ends the task.  ``before_delete(share_id)`` sends
+    what must go right before the share's deletion (its delete locks, when
+    the task lifts them).
     """
     p = task.params
     plan = plan_share_absent(share, p['soft_delete'])
@@ -737,10 +739,14 @@ def share_absent_flow(task, share):
     if doomed:
         snapshots.delete_all(doomed)
     if plan.action == SHARE_SOFT_DELETE:
+        if before_delete is not None:
+            before_delete(share['id'])
         task.shares.soft_delete(share['id'])
     else:
         if p['wait']:
             share = task.shares.wait_if_busy(share)
+        if before_delete is not None:
+            before_delete(share['id'])
         task.shares.delete(share['id'])
         if p['wait']:
             task.shares.wait_gone(share)

@@ -19,11 +19,13 @@ description:
   - Fields that cannot change in place (protocol, type, network, availability
     zone, source snapshot) are never changed silently; a difference fails the
     task and says so.
-  - Never resets the share's task state, so a running migration is safe.
+  - Never resets the share's task state, so a running migration is safe. Keeps a
+    Manila delete lock on the share as desired state (O(deletion_lock)).
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
   - openkeel.manila.auth
+  - openkeel.manila.deletion_lock
   - openkeel.manila.manage.share
 attributes:
   check_mode:
@@ -247,6 +249,13 @@ deleted_snapshots:
   returned: when O(state=absent)
   type: list
   elements: dict
+deletion_locks:
+  description:
+    - The share's delete locks after the task (in check mode, as they would be), each with C(id), C(lock_reason),
+      C(user_id), C(project_id) (who set it), C(lock_context) and C(created_at). The diff shows C(deletion_lock).
+  returned: when O(deletion_lock) is given, or with O(state=absent) (API 2.81+)
+  type: list
+  elements: dict
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
@@ -260,14 +269,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     wait_argument_spec,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
+    ShareLockTask,
+    check_lock_input,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    NOTHING,
     ShareAPI,
     check_share_task,
     create_flow,
-    diff_view,
-    plan_update,
     restore_flow,
+    update_flow,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import share_absent_flow
 
@@ -292,6 +303,8 @@ class ShareModule(ManilaModule):
         soft_delete=dict(type='bool', default=False),
         restore=dict(type='bool', default=False),
         delete_snapshots=dict(type='bool', default=False),
+        deletion_lock=dict(type='bool'),
+        lock_reason=dict(type='str'),
         manage=manage.SHARE_MANAGE_SPEC,
         **wait_argument_spec(180)
     )
@@ -299,18 +312,26 @@ class ShareModule(ManilaModule):
 
     def run(self):
         self.validate_input()
-        self.shares = ShareAPI(self.client, self.params['timeout'])
+        p = self.params
+        self.locks = ShareLockTask(self.client, p['deletion_lock'], p['lock_reason'],
+                                   self.check_mode)
+        self.shares = ShareAPI(self.client, p['timeout'])
         share = self.find_share()
-        if self.params['state'] == 'absent':
-            share_absent_flow(self, share)
-        elif self.params['state'] == 'unmanaged':
-            manage.share_unmanage_flow(self, share)
+        if p['state'] == 'absent':
+            self.locks.guard_absent(share)
+            share_absent_flow(self, share, self.locks.before_delete)
+        elif p['state'] == 'unmanaged':
+            manage.share_unmanage_flow(self, share, self.locks.guard_unmanage)
         else:
             self.ensure_present(share)
 
     # -- before any request ------------------------------------------------
     def validate_input(self):
-        manage.check_share_task(self.params, check_share_task)
+        p = self.params
+        manage.check_share_task(p, check_share_task)
+        problems = check_lock_input(p['deletion_lock'], p['lock_reason'], p['state'])
+        if problems:
+            raise InvalidInput(' '.join(problems))
 
     def find_share(self):
         if self.params['id']:
@@ -348,47 +369,24 @@ class ShareModule(ManilaModule):
             return create_flow(self)
         if share.get('is_soft_deleted'):
             return restore_flow(self, share)
-        return self.update(self.shares.wait_if_busy(share, p['wait']))
+        return update_flow(self, self.shares.wait_if_busy(share, p['wait']))
 
     def soft_deleted_namesake(self):
         if not self.client.supports('soft_delete'):
             return None
         return self.shares.find_by_name(self.params['name'], soft_deleted=True)
 
-    def reference_id(self, kind, share=None):
-        """The ID of the share network or snapshot the task names.
-
-        The ID the share already refers to needs no lookup.
-        """
-        value = self.params[kind]
-        known = (share.get('%s_id' % kind),) if share else ()
-        return lookups.resolve_id(self.client, kind, value, known) if value else None
-
-    def update(self, share, created=False):
-        """Bring an existing share to the task; ``created``: this task created a
-        share and converges on another task's namesake instead (changed)."""
-        p = self.params
-        plan = plan_update(share, self.desired(
-            share_network_id=self.reference_id('share_network', share),
-            snapshot_id=self.reference_id('snapshot', share)),
-            purge_metadata=p['purge_metadata'], rename=bool(p['id']))
-        if created:
-            plan.before = {}
-        if plan.action == NOTHING or self.check_mode:
-            return self.finish_share(plan, share, changed=created or None)
-        share = self.shares.apply_update(share, plan)
-        if plan.new_size:
-            share = self.shares.wait(share) if p['wait'] else self.shares.get(share['id'])
-        plan.after = diff_view(share)
-        self.finish_share(plan, share)
-
     # -- result ------------------------------------------------------------
     def finish_share(self, plan, share, with_exports=True, changed=None, **result):
         share = share or {}
+        present = self.params['state'] == 'present'
+        if present:
+            self.locks.converge(share)
         if share and with_exports and share.get('id'):
             share = dict(share, export_locations=self.shares.export_locations(share['id']))
-        self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
-                    share=share, **result)
+        before, after = self.locks.merge(plan.before, plan.after, result, gone=not present)
+        changed = plan.changed if changed is None else changed
+        self.finish(changed or self.locks.changed, before, after, share=share, **result)
 
 
 def main():

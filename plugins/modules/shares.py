@@ -16,22 +16,19 @@ description:
     a list of shares, each as C(share) takes it, with its access rules as
     C(share_access) takes them, made to match in one task. Each share is planned
     by the same code as those two modules, so they agree on what to do.
-  - One process, one Keystone token, one microversion negotiation, and one paged
-    listing of the project's shares to find every share of the list (not one
-    lookup per share). The rules and export locations of a share are read only
-    for shares that exist.
-  - Writes are sent a few at a time (O(concurrency)) on the one session; a write
-    is sent again only after a 5xx, and only when Manila shows it was not
-    applied (a lost answer is looked up, never sent blindly again). Waits are
-    one poll loop over every busy share, one listing per poll - first for the shares (created, resized, restored, deleted), then
-    for their access rules (the share's C(access_rules_status)).
+  - One Keystone token, one microversion negotiation, and one paged listing of the
+    project's shares finds every share of the list (not one lookup per share).
+  - Writes go a few at a time (O(concurrency)); a write is sent again only after a
+    5xx when Manila shows it was not applied (a lost answer is looked up, never sent
+    blindly again). Waits are one poll loop over every busy share, one listing per
+    poll - for the shares, then for their access rules (C(access_rules_status)).
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
     Invalid input (a rule Manila would refuse, a share listed twice) fails the
     task before any request.
   - With O(marker) the task owns its shares, and O(purge) deletes the owned
-    shares the list no longer names (see those options).
+    shares the list no longer names, unless they are locked (see those options).
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
@@ -163,6 +160,15 @@ options:
           - Deny the rules of the share that O(shares[].access_rules) does not list.
             Defaults to O(purge_rules).
         type: bool
+      deletion_lock:
+        description:
+          - As O(openkeel.manila.share#module:deletion_lock) (API 2.81+) - a Manila delete
+            lock as desired state; V(absent) on a locked share fails before any write
+            unless it says V(false). O(purge) never deletes a locked share (RV(kept_locked)).
+        type: bool
+      lock_reason:
+        description: Why the share is locked, with O(shares[].deletion_lock=true).
+        type: str
   purge_metadata:
     description: Default of O(shares[].purge_metadata).
     type: bool
@@ -194,7 +200,7 @@ options:
     description:
       - Delete every share of the project that carries O(marker) and whose name
         and ID the list does not name. Shares without the marker are never
-        touched. The result's RV(purged) says which shares were (or, in check
+        touched, nor are shares with a delete lock (RV(kept_locked), and a warning). The result's RV(purged) says which shares were (or, in check
         mode, would be) deleted. Needs O(marker).
     type: bool
     default: false
@@ -207,20 +213,19 @@ options:
   wait:
     description:
       - Wait until every share is available (or gone) and its rules are active.
-      - Without waiting, access rules of a share that is not available yet
-        cannot be applied; that share fails and a later run applies them.
+        Without waiting, rules of a share that is not available yet cannot be applied;
+        that share fails and a later run applies them.
     type: bool
     default: true
   timeout:
     description:
-      - Seconds each wait of each share may take (the share to be available or
-        gone, then its rules to be applied), in the one poll loop of all shares.
+      - Seconds each wait of each share may take (available or gone, then its rules applied).
     type: int
     default: 600
 notes:
   - Requests to Manila for a run that changes nothing - the versions document,
-    one listing page per 1000 shares, then the access rules and the export
-    locations of each share.
+    one listing page per 1000 shares, the access rules and the export locations
+    of each share (and one listing of the delete locks with O(shares[].deletion_lock)).
   - The shares change side by side, but the rule changes to one share are
     sent one at a time, each once Manila has finished the one before, because
     Manila can lose a change that reaches it while it applies another one.
@@ -335,15 +340,23 @@ shares:
       description: Why it did not converge, or why it was skipped.
       type: str
       returned: when failed or skipped
+    deletion_locks:
+      description: The share's delete locks, as RV(openkeel.manila.share#module:deletion_locks).
+      type: list
+      elements: dict
+      returned: when the task names a deletion_lock, deletes or purges (API 2.81+)
 purged:
   description: The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).
   returned: unless the input was refused before any request
   type: list
   elements: dict
+kept_locked:
+  description: The shares O(purge) kept because they are locked, with C(id), C(name), C(deletion_locks).
+  returned: unless the input was refused before any request
+  type: list
+  elements: dict
 manila_requests:
-  description:
-    - How many requests the task sent to Manila, the versions document included
-      (Keystone's token requests are not counted).
+  description: How many requests the task sent to Manila (the versions document included, Keystone's not).
   returned: unless the input was refused before any request
   type: int
   sample: 42
@@ -360,28 +373,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.fleet import (
     Fleet,
-    share_argument_spec,
+    module_argument_spec,
     validate_desired,
 )
 
 
 class SharesModule(ManilaModule):
-    argument_spec = dict(
-        shares=dict(type='list', elements='dict', required=True, options=share_argument_spec(),
-                    required_one_of=[('name', 'id')]),
-        purge_metadata=dict(type='bool', default=False),
-        purge_rules=dict(type='bool', default=False),
-        marker=dict(type='dict', options=dict(
-            key=dict(type='str', required=True, no_log=False),
-            value=dict(type='str', required=True))),
-        purge=dict(type='bool', default=False),
-        concurrency=dict(type='int', default=4),
-        **wait_argument_spec(600)
-    )
+    argument_spec = module_argument_spec(wait_argument_spec(600))
 
     def run(self):
-        # The desired state is checked before connecting: bad input sends nothing.
-        items = validate_desired(self.params)
+        items = validate_desired(self.params)  # before connecting: bad input sends nothing
         fleet = Fleet(self.client, self.params, check_mode=self.check_mode)
         purged = fleet.converge(items)
         outcome = fleet.outcome(items, purged)

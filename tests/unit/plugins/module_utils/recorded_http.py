@@ -208,3 +208,17 @@ def make_client(exchanges, max_version='2.99', cap=None, check_mode=False, clock
     client.negotiate()
     session.negotiated = str(client.version)
     return client, session
+
+
+def share_locks(share_id=None, *locks):
+    """The listing of delete locks (API 2.81+) of one share (or of the project
+    without ``share_id``) answered with ``locks``: the read that every share
+    deletion and every ``deletion_lock`` task makes."""
+    query = 'resource_type=share&resource_action=delete'
+    if share_id:
+        query += '&resource_id=%s' % share_id
+    body = {'resource_locks': list(locks)}
+    if locks:
+        body['count'] = len(locks)
+    return ('GET', '/v2/resource-locks?%s&with_count=true&limit=1000&offset=0' % query,
+            RecordedResponse(200, body))

@@ -53,8 +53,8 @@ def missing():
 
 def test_the_kinds_table():
     k = lookups.KINDS
-    assert sorted(k) == ['availability_zone', 'message', 'security_service', 'share',
-                         'share_network', 'share_type', 'snapshot']
+    assert sorted(k) == ['availability_zone', 'message', 'resource_lock', 'security_service',
+                         'share', 'share_network', 'share_type', 'snapshot']
     rows = dict((name, (kind.label, kind.listing, kind.list_key, kind.item, kind.item_key,
                         kind.name_filter, kind.listing_query)) for name, kind in k.items())
     assert rows['share'] == ('share', 'shares/detail', 'shares', 'shares/%s', 'share', True, {})
@@ -71,6 +71,8 @@ def test_the_kinds_table():
     assert rows['security_service'] == ('security service', 'security-services/detail',
                                         'security_services', 'security-services/%s',
                                         'security_service', True, {})
+    assert rows['resource_lock'] == ('resource lock', 'resource-locks', 'resource_locks',
+                                     'resource-locks/%s', 'resource_lock', False, {})
 
 
 @pytest.mark.parametrize('value,expected', [

@@ -57,6 +57,7 @@ EXPECTED = {
     'access_rules_on_error_share': ('2.74', None),
     'security_service_default_ad_site': ('2.76', None),
     'snapshot_list_count': ('2.79', None),
+    'resource_locks': ('2.81', None),
     'access_rule_locks': ('2.82', None),
     'mount_point_name': ('2.84', None),
     'update_access_level': ('2.88', None),

@@ -28,6 +28,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorde
     RecordedResponse,
     RecordedSession,
     make_client,
+    share_locks,
     versions_exchange,
 )
 
@@ -115,6 +116,7 @@ def test_check_mode_plans_create_update_rules_and_purge_without_writing(monkeypa
         'shares': [entry(1, size=2), entry(2)], 'marker': MARKER, 'purge': True,
         'purge_rules': True}, [
         listing(share(1, metadata={}), unmarked, leftover),
+        share_locks(),
         rules_of(1, rule(1, '10.0.1.0/24', level='ro'), rule(1, '10.9.9.9')), exports_of(1),
         ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
          RecordedResponse(200, {'shares': [], 'count': 0})),
@@ -235,6 +237,7 @@ def test_two_shares_with_one_name_fail_that_entry_and_are_never_purged(monkeypat
     outcome, session = run(monkeypatch, {'shares': [{'name': 'twin'}], 'marker': MARKER,
                                          'purge': True}, [
         listing(twin_a, twin_b),
+        share_locks(),
     ], check_mode=True)
     assert isinstance(outcome, Fail)
     assert uuid(1) in outcome.result['msg'] and uuid(2) in outcome.result['msg']
@@ -483,6 +486,7 @@ def test_a_share_claimed_by_another_marker_value_is_skipped_and_never_written(mo
             'shares': [entry(1, size=2, access_rules=[]), entry(2, state='absent', name='data3')],
             'marker': MARKER, 'purge': True, 'purge_rules': True}, [
             listing(theirs, share(3, name='data3', metadata={'owner': 'other-repo'}), gone_theirs),
+            share_locks(),
             rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
         ], check_mode=check_mode)
         result = outcome.result
@@ -609,3 +613,106 @@ def test_a_user_who_may_not_read_quotas_is_told_the_preflight_was_skipped(monkey
     ])
     assert not isinstance(outcome, Fail), outcome.result
     assert any('quota preflight was skipped' in w for w in outcome.result['warnings'])
+
+
+# -- delete locks (deletion_lock, API 2.81; issue 24) ---------------------------------
+
+def lock_of(n, reason='payroll', lock_id=None):
+    return {'id': lock_id or 'lock-%d' % n, 'resource_id': uuid(n), 'resource_type': 'share',
+            'resource_action': 'delete', 'lock_reason': reason, 'user_id': 'u1',
+            'project_id': 'p1', 'lock_context': 'user', 'created_at': '2026-12-01T10:00:00'}
+
+
+def test_a_lock_per_share_costs_one_listing_and_is_sent_once(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, deletion_lock=True, lock_reason='keep', access_rules=None),
+        entry(2, deletion_lock=True, access_rules=None)]}, [
+        listing(share(1), share(2)),
+        share_locks(None, lock_of(2)),
+        rules_of(1), exports_of(1), rules_of(2), exports_of(2),
+        ('POST', '/v2/resource-locks', RecordedResponse(200, {'resource_lock': lock_of(1, 'keep')})),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert session.bodies('POST') == [{'resource_lock': {
+        'resource_id': uuid(1), 'resource_type': 'share', 'resource_action': 'delete',
+        'lock_reason': 'keep'}}]
+    first, second = result['shares']
+    assert first['changes'] == ['locked against deletion'] and first['changed'] is True
+    assert second['changed'] is False
+    assert [x['id'] for x in first['deletion_locks']] == ['lock-1']
+    assert [x['id'] for x in second['deletion_locks']] == ['lock-2']
+
+
+def test_lock_in_check_mode_writes_nothing_and_diffs(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, deletion_lock=True, access_rules=None)],
+                                         '_ansible_diff': True}, [
+        listing(share(1)), share_locks(), rules_of(1), exports_of(1)], check_mode=True)
+    assert outcome.result['changed'] is True and session.writes() == []
+    diff = outcome.result['diff']
+    assert diff['before']['shares[0] (data1)']['deletion_lock'] is False
+    assert diff['after']['shares[0] (data1)']['deletion_lock'] is True
+
+
+def test_absent_on_a_locked_share_fails_that_share_only_naming_the_lock(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, state='absent'), entry(2, state='absent')]}, [
+        listing(share(1), share(2)),
+        share_locks(None, lock_of(1)),
+        ('DELETE', '/v2/shares/' + uuid(2), RecordedResponse(202)),
+        listing(share(1)),
+    ])
+    assert isinstance(outcome, Fail)
+    msg = outcome.result['msg']
+    assert '1 of 2 shares did not converge' in msg
+    assert 'lock-1' in msg and "'payroll'" in msg and 'u1' in msg and 'p1' in msg
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + uuid(2)]
+
+
+def test_absent_with_deletion_lock_false_lifts_then_deletes(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, state='absent', deletion_lock=False)]}, [
+        listing(share(1)),
+        share_locks(None, lock_of(1)),
+        ('DELETE', '/v2/resource-locks/lock-1', RecordedResponse(204)),
+        ('DELETE', '/v2/shares/' + uuid(1), RecordedResponse(202)),
+        listing(),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [c.path for c in session.writes()] == ['/v2/resource-locks/lock-1', '/v2/shares/' + uuid(1)]
+    assert outcome.result['shares'][0]['changes'] == ['deletion lock lifted', 'deleted']
+
+
+def test_purge_keeps_a_locked_share_and_lists_it(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, access_rules=None)], 'marker': MARKER,
+                                         'purge': True}, [
+        listing(share(1), share(2, name='locked'), share(3, name='old')),
+        share_locks(None, lock_of(2)),
+        rules_of(1), exports_of(1),
+        ('DELETE', '/v2/shares/' + uuid(3), RecordedResponse(202)),
+        listing(share(1), share(2, name='locked')),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['purged'] == [{'id': uuid(3), 'name': 'old'}]
+    assert [(k['id'], k['name']) for k in result['kept_locked']] == [(uuid(2), 'locked')]
+    assert result['kept_locked'][0]['deletion_locks'][0]['id'] == 'lock-2'
+    assert any('purge kept' in w and uuid(2) in w for w in result['warnings'])
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + uuid(3)]
+
+
+def test_deletion_lock_on_an_older_cloud_is_refused_before_any_request(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, deletion_lock=True)]}, [],
+                           max_version='2.80')
+    assert isinstance(outcome, Fail)
+    assert 'shares[].deletion_lock needs Manila API 2.81; this cloud offers 2.80' in outcome.result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_bad_lock_input_of_the_fleet_sends_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, lock_reason='x'), entry(2, state='absent', deletion_lock=True)]}, [])
+    assert isinstance(outcome, Fail)
+    assert 'shares[0] (data1): lock_reason only applies with deletion_lock=true' in outcome.result['msg']
+    assert 'shares[1] (data2): deletion_lock=true contradicts state=absent' in outcome.result['msg']
+    assert session.requests() == ['GET /']

@@ -22,6 +22,7 @@ from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
+    share_locks,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -244,7 +245,7 @@ NO_SNAPS = ('GET', SNAPS_OF_SHARE, RecordedResponse(200, {'snapshots': [], 'coun
 
 def test_unmanage_releases_the_share_and_says_the_data_stays(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        FOUND, NO_SNAPS, EXPORTS,
+        FOUND, NO_SNAPS, share_locks(SHARE_ID), EXPORTS,
         ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
             SHARE, status='unmanage_starting')})),
@@ -260,7 +261,7 @@ def test_unmanage_releases_the_share_and_says_the_data_stays(monkeypatch):
 
 def test_unmanage_in_check_mode_reads_only(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        FOUND, NO_SNAPS, EXPORTS], check_mode=True)
+        FOUND, NO_SNAPS, share_locks(SHARE_ID), EXPORTS], check_mode=True)
     assert outcome.result['changed'] is True
     assert session.writes() == []
     assert 'would be released' in outcome.result['msg']
@@ -391,4 +392,14 @@ def test_snapshot_unmanage_of_a_share_on_a_server_below_2_49_is_refused(monkeypa
         ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [SNAP]}))], max_version='2.48')
     assert isinstance(outcome, Fail)
     assert 'needs Manila API 2.49' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_unmanage_of_a_locked_share_is_refused_naming_the_lock(monkeypatch):
+    lock = {'id': 'lock-1', 'resource_id': SHARE_ID, 'lock_reason': 'keep', 'user_id': 'u1',
+            'project_id': 'p1', 'lock_context': 'admin', 'resource_action': 'delete'}
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        FOUND, NO_SNAPS, share_locks(SHARE_ID, lock)])
+    assert isinstance(outcome, Fail)
+    assert 'lock-1' in outcome.result['msg'] and 'unmanaging' in outcome.result['msg']
     assert session.writes() == []

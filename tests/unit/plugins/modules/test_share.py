@@ -19,6 +19,7 @@ from ansible_collections.openkeel.manila.plugins.modules import share as share_m
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
+    share_locks,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -106,6 +107,7 @@ NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'Sha
 def test_name_holding_a_share_id_deletes_that_share(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'state': 'absent'}, [
         ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        share_locks(SHARE_ID),
         ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
         ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
@@ -154,6 +156,7 @@ def test_a_share_named_like_a_uuid_is_still_found_by_its_name(monkeypatch):
     outcome, session = run(monkeypatch, {'name': NET_ID, 'state': 'absent'}, [
         ('GET', '/v2/shares/' + NET_ID, NOT_FOUND),
         ('GET', '/v2/shares/detail?name=' + NET_ID, RecordedResponse(200, {'shares': [named]})),
+        share_locks(SHARE_ID),
         ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
         ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),

@@ -24,6 +24,7 @@ from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
     make_client,
+    share_locks,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -380,6 +381,7 @@ def share_absent_args(**extra):
 def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        share_locks(SHARE_ID),
         snaps(SNAP),
     ])
     assert isinstance(outcome, Fail)
@@ -391,6 +393,7 @@ def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
 def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        share_locks(SHARE_ID),
         snaps(SNAP),
         ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
         ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
@@ -410,6 +413,7 @@ def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch)
     counted = LIST_SNAPS.replace('offset=0', 'offset=%d')
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        share_locks(SHARE_ID),
         ('GET', counted % 0, RecordedResponse(200, {'snapshots': three[:2], 'count': 3})),
         ('GET', counted % 2, RecordedResponse(200, {'snapshots': three[2:], 'count': 3})),
     ] + [('DELETE', '/v2/snapshots/' + s['id'], RecordedResponse(202)) for s in three]
@@ -424,6 +428,7 @@ def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch)
 def test_delete_snapshots_in_check_mode_names_them_and_writes_nothing(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
         ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        share_locks(SHARE_ID),
         snaps(SNAP),
     ], check_mode=True)
     assert outcome.result['changed'] is True

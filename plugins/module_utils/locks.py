@@ -1,0 +1,328 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""A share's Manila delete lock (API 2.81, ``/resource-locks``) as desired state.
+
+A delete lock on a share makes Manila refuse its deletion, soft deletion and
+unmanaging, whoever asks (the CLI, Horizon, any tool).  ``share`` and
+``shares`` take ``deletion_lock`` (true: the share carries one; false: it
+carries none; omitted: the locks are left as they are) and ``lock_reason``.
+
+- Pure functions: the input check (``check_lock_input``), the plan
+  (``plan_locks``), the diff view, the words that name a lock, and the
+  refusal of a deletion (``absent_refusal``).
+- ``LockAPI``: the listing (one paged request for one share or for the
+  whole project) and the writes, each through ``write_once``.
+
+Manila puts a delete lock of its own on a share when an access rule of it is
+created with ``lock_deletion`` (its reason reads "Locked by access lock:
+ID"): such a lock belongs to the rule.  It blocks the share's deletion like
+any other, but ``deletion_lock`` neither counts it as the share's lock nor
+removes it (``share_access`` manages the rule and its lock).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import CannotConverge
+
+FEATURE = 'resource_locks'
+RULE_LOCK_PREFIX = 'Locked by access lock:'
+MAX_REASON = 1023
+# What the results show of a lock.
+FIELDS = ('id', 'lock_reason', 'user_id', 'project_id', 'lock_context', 'created_at')
+
+
+# -- pure functions ----------------------------------------------------------------
+
+def check_lock_input(deletion_lock, lock_reason, state):
+    """What is wrong with the task's lock options (a list of words, empty when fine)."""
+    problems = []
+    if lock_reason is not None and deletion_lock is not True:
+        problems.append('lock_reason only applies with deletion_lock=true.')
+    if lock_reason is not None and len(lock_reason) > MAX_REASON:
+        problems.append('lock_reason can have at most %d characters, got %d.'
+                        % (MAX_REASON, len(lock_reason)))
+    if deletion_lock is not None and state == 'unmanaged':
+        problems.append('deletion_lock does not apply with state=unmanaged: Manila unmanages '
+                        'no locked share; lift the lock first (deletion_lock=false with '
+                        'state=present).')
+    if deletion_lock is True and state == 'absent':
+        problems.append('deletion_lock=true contradicts state=absent: Manila deletes no '
+                        'locked share. To lift the lock and delete the share, set '
+                        'deletion_lock=false with state=absent.')
+    return problems
+
+
+def rule_lock(lock):
+    """Whether Manila placed this lock for an access rule's deletion lock."""
+    return (lock.get('lock_reason') or '').startswith(RULE_LOCK_PREFIX)
+
+
+def share_locks(locks):
+    """The locks that ``deletion_lock`` manages (those of rules left out)."""
+    return [lock for lock in locks if not rule_lock(lock)]
+
+
+def brief(lock):
+    return dict((key, lock.get(key)) for key in FIELDS)
+
+
+def lock_words(lock):
+    """``lock ID (reason 'x', set by user U of project P as admin)``."""
+    reason = lock.get('lock_reason')
+    return 'lock %s (%s, set by user %s of project %s%s)' % (
+        lock.get('id'), 'reason %r' % reason if reason else 'no reason given',
+        lock.get('user_id'), lock.get('project_id'),
+        ' as %s' % lock['lock_context'] if lock.get('lock_context') not in (None, 'user') else '')
+
+
+def oldest_first(locks):
+    return sorted(locks, key=lambda lock: (lock.get('created_at') or '', lock.get('id') or ''))
+
+
+def diff_view(locks):
+    """The share's lock as the diff shows it."""
+    own = oldest_first(share_locks(locks))
+    view = dict(deletion_lock=bool(own))
+    if own:
+        view['lock_reason'] = own[0].get('lock_reason')
+    return view
+
+
+class LockPlan(object):
+    """What to do to a share's delete locks: ``create`` (the reason, '' for
+    none; None: nothing to create), ``update`` (a lock and its new reason),
+    ``remove`` (locks); ``before``/``after`` the diff views."""
+
+    def __init__(self, locks, create=None, update=None, remove=None):
+        self.locks = list(locks)
+        self.create = create
+        self.update = update
+        self.remove = list(remove or [])
+        self.before = diff_view(self.locks)
+        self.after = diff_view(self.predicted())
+
+    @property
+    def changed(self):
+        return self.create is not None or self.update is not None or bool(self.remove)
+
+    def predicted(self):
+        """The locks as they will be after the plan (for check mode)."""
+        gone = set(lock['id'] for lock in self.remove)
+        locks = [lock for lock in self.locks if lock['id'] not in gone]
+        if self.update is not None:
+            lock, reason = self.update
+            locks = [dict(x, lock_reason=reason) if x['id'] == lock['id'] else x for x in locks]
+        if self.create is not None:
+            locks.append(dict(id=None, lock_reason=self.create or None, resource_action='delete'))
+        return locks
+
+    def words(self):
+        """What the plan changes, in words (the fleet's ``changes``)."""
+        found = []
+        if self.create is not None:
+            found.append('locked against deletion')
+        if self.update is not None:
+            found.append('reason of its deletion lock')
+        if self.remove:
+            found.append('deletion lock lifted')
+        return found
+
+
+def plan_locks(locks, deletion_lock, lock_reason=None):
+    """The plan for a share with ``locks`` (its delete locks) and the task's
+    ``deletion_lock`` (None: leave them) and ``lock_reason``."""
+    own = oldest_first(share_locks(locks))
+    if deletion_lock is None:
+        return LockPlan(locks)
+    if not deletion_lock:
+        return LockPlan(locks, remove=own)
+    if not own:
+        return LockPlan(locks, create=lock_reason or '')
+    if lock_reason is not None and all(lock.get('lock_reason') != lock_reason for lock in own):
+        return LockPlan(locks, update=(own[0], lock_reason))
+    return LockPlan(locks)
+
+
+def absent_refusal(label, locks, deletion_lock, action='delete'):
+    """Why a locked share is not deleted (None when the task may delete it).
+
+    Without ``deletion_lock=false`` every delete lock refuses; with it, only
+    the locks of access rules do (this task does not remove them).
+    """
+    blocking = list(locks) if deletion_lock is not False else [
+        lock for lock in locks if rule_lock(lock)]
+    if not blocking:
+        return None
+    named = '; '.join(lock_words(lock) for lock in oldest_first(blocking))
+    if deletion_lock is False:
+        return ('%s is locked against deletion by the lock of an access rule: %s. Nothing '
+                'was deleted: remove the rule, or its lock, first (openkeel.manila.share_access).'
+                % (label, named))
+    if action == 'unmanage':
+        return ('%s is locked against deletion, which Manila applies to unmanaging too: %s. '
+                'Nothing was changed. Lift the lock first (deletion_lock=false with '
+                'state=present).' % (label, named))
+    return ('%s is locked against deletion: %s. Nothing was deleted. To delete it, lift the '
+            'lock in the same task: deletion_lock=false with state=absent.' % (label, named))
+
+
+# -- calls ---------------------------------------------------------------------------
+
+class LockAPI(object):
+    """The delete locks of shares: listing and writes (each through write_once)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def supported(self):
+        return self.client.supports(FEATURE)
+
+    def require(self, what='deletion_lock'):
+        self.client.require(FEATURE, what)
+
+    def list(self, share_id=None, all_projects=False):
+        """The delete locks of one share, or of every share the user sees (paged)."""
+        query = dict(resource_type='share', resource_action='delete')
+        if share_id:
+            query['resource_id'] = share_id
+        if all_projects:
+            query['all_projects'] = 'true'
+        return lookups.list_all(self.client, 'resource-locks', 'resource_locks', query)
+
+    def by_share(self):
+        """Every delete lock the user sees, per share ID (one listing)."""
+        found = {}
+        for lock in self.list():
+            found.setdefault(lock.get('resource_id'), []).append(lock)
+        return found
+
+    def for_share(self, share):
+        """The delete locks of ``share``.  An admin acting on a share of another
+        project asks for every project's locks (a member's locks are in the
+        member's project)."""
+        own = self.client.token_project()
+        other = bool(own and share.get('project_id') and share['project_id'] != own['id'])
+        return self.list(share['id'], all_projects=other)
+
+    def create(self, share_id, reason, known=()):
+        """Lock the share; ``known``: the IDs of its locks before (for the
+        look after a lost answer)."""
+        before = set(known)
+        body = dict(resource_lock=dict(resource_id=share_id, resource_type='share',
+                                       resource_action='delete'))
+        if reason:
+            body['resource_lock']['lock_reason'] = reason
+
+        def send():
+            return self.client.post('resource-locks', body, feature=FEATURE)['resource_lock']
+
+        def observe():
+            made = [lock for lock in self.list(share_id) if lock['id'] not in before
+                    and (lock.get('lock_reason') or '') == (reason or '')]
+            return made[0] if made else None
+        return self.client.write_once(send, observe, 'the deletion lock of share %s' % share_id)
+
+    def update_reason(self, lock, reason):
+        path = 'resource-locks/%s' % lock['id']
+
+        def send():
+            return self.client.put(path, dict(resource_lock=dict(lock_reason=reason)),
+                                   feature=FEATURE)['resource_lock']
+        return self.client.write_once(send, lookups.changed_to(
+            self.client, 'resource_lock', lock['id'], dict(lock_reason=reason)),
+            'the reason of lock %s' % lock['id'])
+
+    def delete(self, lock):
+        def send():
+            self.client.delete('resource-locks/%s' % lock['id'], feature=FEATURE)
+            return True
+        return self.client.write_once(send, lookups.gone_or_leaving(
+            self.client, 'resource_lock', lock['id']), 'the removal of lock %s' % lock['id'])
+
+    def apply(self, share_id, plan):
+        """Send the plan; the share's delete locks afterwards (as far as known)."""
+        locks = list(plan.locks)
+        for lock in plan.remove:
+            self.delete(lock)
+            locks = [x for x in locks if x['id'] != lock['id']]
+        if plan.update is not None:
+            lock, reason = plan.update
+            changed = self.update_reason(lock, reason)
+            locks = [changed if x['id'] == lock['id'] else x for x in locks]
+        if plan.create is not None:
+            locks.append(self.create(share_id, plan.create, [x['id'] for x in plan.locks]))
+        return locks
+
+
+class ShareLockTask(object):
+    """The share module's side of the locks: gate, read, refuse, converge, and
+    what the result and the diff show.  ``locks`` is None until read (a task
+    that neither names ``deletion_lock`` nor deletes reads none)."""
+
+    def __init__(self, client, deletion_lock=None, lock_reason=None, check_mode=False):
+        self.api = LockAPI(client)
+        self.deletion_lock = deletion_lock
+        self.lock_reason = lock_reason
+        self.check_mode = check_mode
+        self.plan = None
+        self.locks = None
+        if deletion_lock is not None:
+            self.api.require()
+
+    def guard_absent(self, share, action='delete'):
+        """Before the deletion (or unmanaging) of ``share``, before any write:
+        refuse a locked share, naming its locks, unless the task lifts them
+        (CannotConverge)."""
+        if share is None or share.get('is_soft_deleted') or not self.api.supported():
+            return
+        locks = self.api.for_share(share)
+        label = 'Share %s (%s)' % (share.get('name'), share['id'])
+        refusal = absent_refusal(label, locks, self.deletion_lock, action)
+        if refusal:
+            raise CannotConverge(refusal, result=dict(deletion_locks=[brief(x) for x in locks]))
+        self.plan = plan_locks(locks, self.deletion_lock)
+        self.locks = locks
+
+    def guard_unmanage(self, share):
+        """Before unmanaging ``share``: Manila's delete locks hold against it too."""
+        self.guard_absent(share, 'unmanage')
+
+    def before_delete(self, share_id):
+        """The writes before the share's deletion: its locks removed."""
+        if self.plan is not None and self.plan.changed:
+            self.locks = self.api.apply(share_id, self.plan)
+
+    def converge(self, share):
+        """A present share (``{}``: one check mode would create) gets the lock
+        the task asks for."""
+        if self.deletion_lock is None:
+            return
+        locks = self.api.for_share(share) if share.get('id') else []
+        self.plan = plan_locks(locks, self.deletion_lock, self.lock_reason)
+        if not self.plan.changed:
+            self.locks = locks
+        elif self.check_mode or not share.get('id'):
+            self.locks = self.plan.predicted()
+        else:
+            self.locks = self.api.apply(share['id'], self.plan)
+
+    @property
+    def changed(self):
+        return self.plan is not None and self.plan.changed
+
+    def merge(self, before, after, result, gone=False):
+        """The diff views and the result with the locks (``gone``: the share
+        was deleted, its after view stays empty)."""
+        if self.plan is None:
+            return before, after
+        before = dict(before or {}, **self.plan.before) if before else before
+        if not gone:
+            after = dict(after or {}, **self.plan.after)
+        shown = self.plan.predicted() if self.check_mode else self.locks
+        result['deletion_locks'] = [brief(x) for x in shown or []]
+        return before, after

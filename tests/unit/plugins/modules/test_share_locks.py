@@ -1,0 +1,209 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The share module's delete lock (deletion_lock, API 2.81) on recorded HTTP:
+the exact requests of a lock, a no-op, check mode, a refused deletion, a lifted
+lock, an old server; the integration target share_lock runs the same on the
+real cloud."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
+
+from ansible_collections.openkeel.manila.plugins.module_utils import locks as locks_utils
+from ansible_collections.openkeel.manila.plugins.modules import share as share_module
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    make_client,
+    share_locks,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+LOCK_ID = '99999999-0000-0000-0000-000000000001'
+USER_ID = 'aaaaaaaa0000000000000000000000a1'
+PROJECT_ID = 'bbbbbbbb0000000000000000000000b1'
+SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'share_proto': 'NFS', 'status': 'available',
+         'share_type': 'aaaaaaaa-0000-0000-0000-000000000000', 'share_type_name': 'default',
+         'share_network_id': None, 'availability_zone': 'nova', 'snapshot_id': None,
+         'is_public': False, 'metadata': {}, 'description': None}
+LOCK = {'id': LOCK_ID, 'resource_id': SHARE_ID, 'resource_type': 'share',
+        'resource_action': 'delete', 'lock_reason': 'payroll', 'user_id': USER_ID,
+        'project_id': PROJECT_ID, 'lock_context': 'user', 'created_at': '2026-12-01T10:00:00.000000'}
+RULE_LOCK = dict(LOCK, id='99999999-0000-0000-0000-000000000002',
+                 lock_reason='Locked by access lock: 77777777-0000-0000-0000-000000000007')
+BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+EXPORTS = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID,
+           RecordedResponse(200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]}))
+NO_SNAPSHOTS = ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000'
+                '&offset=0' % SHARE_ID, RecordedResponse(200, {'snapshots': [], 'count': 0}))
+GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+
+
+def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    monkeypatch.setattr(share_module.ShareModule, '_connect', lambda self: client)
+    args = dict(args, _ansible_diff=True)
+    if check_mode:
+        args['_ansible_check_mode'] = True
+    with patch_module_args(args):
+        with pytest.raises(Exit) as outcome:
+            share_module.main()
+    return outcome.value, session
+
+
+def test_lock_is_created_with_its_reason_and_shown(monkeypatch):
+    made = dict(LOCK, lock_reason='keep')
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True, 'lock_reason': 'keep'}, [
+        BY_NAME,
+        share_locks(SHARE_ID),
+        ('POST', '/v2/resource-locks', RecordedResponse(200, {'resource_lock': made})),
+        EXPORTS,
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST') == [{'resource_lock': {
+        'resource_id': SHARE_ID, 'resource_type': 'share', 'resource_action': 'delete',
+        'lock_reason': 'keep'}}]
+    assert outcome.result['changed'] is True
+    assert outcome.result['diff']['before']['deletion_lock'] is False
+    assert outcome.result['diff']['after'] == dict(outcome.result['diff']['before'],
+                                                   deletion_lock=True, lock_reason='keep')
+    assert [x['id'] for x in outcome.result['deletion_locks']] == [LOCK_ID]
+    assert outcome.result['deletion_locks'][0]['user_id'] == USER_ID
+
+
+def test_a_locked_share_is_a_no_op_of_four_requests(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True, 'lock_reason': 'payroll'}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), EXPORTS])
+    assert outcome.result['changed'] is False
+    assert session.requests() == [
+        'GET /', 'GET /v2/shares/detail?name=data',
+        'GET /v2/resource-locks?resource_type=share&resource_action=delete&resource_id=%s'
+        '&with_count=true&limit=1000&offset=0' % SHARE_ID,
+        'GET /v2/shares/%s/export_locations' % SHARE_ID]
+
+
+def test_without_a_reason_any_lock_of_the_share_will_do(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), EXPORTS])
+    assert outcome.result['changed'] is False
+
+
+def test_another_reason_is_updated_in_place(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True, 'lock_reason': 'audit'}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK),
+        ('PUT', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(200, {'resource_lock': dict(
+            LOCK, lock_reason='audit')})),
+        EXPORTS])
+    assert outcome.result['changed'] is True
+    assert session.bodies('PUT') == [{'resource_lock': {'lock_reason': 'audit'}}]
+    assert outcome.result['deletion_locks'][0]['lock_reason'] == 'audit'
+
+
+def test_check_mode_sends_no_write_and_shows_the_lock(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True}, [
+        BY_NAME, share_locks(SHARE_ID), EXPORTS], check_mode=True)
+    assert outcome.result['changed'] is True
+    assert session.writes() == []
+    assert outcome.result['diff']['after']['deletion_lock'] is True
+
+
+def test_deletion_lock_false_removes_the_locks_of_the_share_not_those_of_rules(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK, RULE_LOCK),
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(204)),
+        EXPORTS])
+    assert outcome.result['changed'] is True
+    assert [c.path for c in session.writes()] == ['/v2/resource-locks/' + LOCK_ID]
+    assert [x['id'] for x in outcome.result['deletion_locks']] == [RULE_LOCK['id']]
+    assert outcome.result['diff']['after']['deletion_lock'] is False
+
+
+def test_absent_on_a_locked_share_is_refused_naming_the_lock(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'delete_snapshots': True}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK)])
+    assert isinstance(outcome, Fail)
+    msg = outcome.result['msg']
+    for words in (LOCK_ID, "'payroll'", USER_ID, PROJECT_ID, 'deletion_lock=false'):
+        assert words in msg
+    assert session.writes() == []
+    assert outcome.result['deletion_locks'][0]['id'] == LOCK_ID
+
+
+def test_absent_with_deletion_lock_false_lifts_the_lock_then_deletes(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS,
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(204)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE)])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [(c.method, c.path) for c in session.writes()] == [
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID), ('DELETE', '/v2/shares/' + SHARE_ID)]
+    assert outcome.result['deletion_locks'] == []
+
+
+def test_absent_lifting_in_check_mode_writes_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS], check_mode=True)
+    assert outcome.result['changed'] is True and session.writes() == []
+    assert outcome.result['diff']['before']['deletion_lock'] is True
+
+
+def test_the_lock_of_an_access_rule_is_not_lifted_by_the_share_task(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK, RULE_LOCK)])
+    assert isinstance(outcome, Fail)
+    assert RULE_LOCK['id'] in outcome.result['msg'] and 'share_access' in outcome.result['msg']
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('args', [
+    {'name': 'data', 'deletion_lock': True},
+    {'name': 'data', 'deletion_lock': False, 'state': 'absent'},
+])
+def test_an_older_cloud_is_refused_before_any_request(monkeypatch, args):
+    outcome, session = run(monkeypatch, args, [], max_version='2.80')
+    assert isinstance(outcome, Fail)
+    assert 'deletion_lock needs Manila API 2.81; this cloud offers 2.80' in outcome.result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_absent_on_an_older_cloud_reads_no_locks(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent'}, [
+        BY_NAME, NO_SNAPSHOTS,
+        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE)], max_version='2.80')
+    assert outcome.result['changed'] is True
+    assert 'deletion_locks' not in outcome.result
+
+
+@pytest.mark.parametrize('args, words', [
+    ({'name': 'data', 'lock_reason': 'x'}, 'lock_reason only applies with deletion_lock=true'),
+    ({'name': 'data', 'deletion_lock': False, 'lock_reason': 'x'},
+     'lock_reason only applies with deletion_lock=true'),
+    ({'name': 'data', 'deletion_lock': True, 'state': 'absent'}, 'deletion_lock=true contradicts state=absent'),
+    ({'name': 'data', 'deletion_lock': True, 'lock_reason': 'x' * 1024}, 'at most 1023 characters'),
+    ({'name': 'data', 'deletion_lock': False, 'state': 'unmanaged'},
+     'deletion_lock does not apply with state=unmanaged'),
+])
+def test_bad_lock_input_sends_nothing(monkeypatch, args, words):
+    outcome, session = run(monkeypatch, args, [])
+    assert isinstance(outcome, Fail)
+    assert words in outcome.result['msg']
+    assert session.requests() == ['GET /']  # the recorded client's own negotiation
+
+
+def test_plan_words_and_views():
+    plan = locks_utils.plan_locks([LOCK, RULE_LOCK], True, 'payroll')
+    assert not plan.changed
+    plan = locks_utils.plan_locks([RULE_LOCK], True)
+    assert plan.create == '' and plan.words() == ['locked against deletion']
+    assert plan.before == {'deletion_lock': False} and plan.after['deletion_lock'] is True
+    assert locks_utils.plan_locks([LOCK], None).changed is False
+    assert 'as admin' in locks_utils.lock_words(dict(LOCK, lock_context='admin'))
