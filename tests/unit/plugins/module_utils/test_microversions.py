@@ -73,6 +73,7 @@ EXPECTED = {
     'replica_share_network': ('2.72', None),
     'replica_quiesce_wait_time': ('2.75', None),
     'replica_metadata': ('2.95', None),
+    'share_transfers': ('2.77', None),
 }
 
 
