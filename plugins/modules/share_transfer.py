@@ -79,9 +79,8 @@ options:
     choices: [present, accepted, absent]
     default: present
 seealso:
-  - name: The transfer guide
-    description: docs/transfers.md, with the playbook openkeel.manila.transfer
-    link: https://github.com/openkeel/manila/blob/main/docs/transfers.md
+  - module: openkeel.manila.share_info
+  - module: openkeel.manila.share_replica
 '''
 
 EXAMPLES = r'''
