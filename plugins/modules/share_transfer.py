@@ -46,6 +46,7 @@ attributes:
       wrong key cannot be foreseen: only Manila knows the key's hash).
   diff_mode:
     support: none
+    description: A transfer has no settings to compare; the result shows it.
 options:
   share:
     description:
