@@ -130,26 +130,45 @@ class TransferAPI(object):
     def create(self, share, name=None):
         """Create a transfer of ``share``: the transfer with its ``auth_key``.
 
-        Not retried after a lost answer: the key would be lost with it (the
-        next run finds the transfer, and ``replace`` makes a new one)."""
+        Through ``write_once``: after a lost answer or a 5xx, a transfer of the
+        share that Manila shows is the one made, but its key is lost with the
+        answer: it comes back without ``auth_key`` (the module says so; the
+        next run with ``replace`` makes a new one)."""
         body = {'share_id': share['id']}
         if name:
             body['name'] = name
-        try:
+
+        def send():
             return self.client.post('share-transfers', {'transfer': body},
                                     feature=FEATURE).get('transfer') or {}
+
+        def observe():
+            found = self.list_for_share(share['id'])
+            return found[0] if found else None
+        try:
+            return self.client.write_once(send, observe, 'the create of a transfer of share %s'
+                                          % share['id'])
         except ManilaError as exc:
             if exc.status == 400:
                 raise reworded_create_refusal(share, exc)
             raise
 
-    def accept(self, transfer_id, auth_key, clear_access_rules=False):
+    def accept(self, transfer_id, auth_key, clear_access_rules=False, owned=None):
+        """Accept a transfer.  ``owned()``: the share, when it is in the task's
+        project (None otherwise), which is what ``write_once`` looks for after a
+        lost answer or a 5xx; without it (the task does not name the share)
+        nothing shows an accept to the destination before it is done."""
         body = {'auth_key': auth_key}
         if clear_access_rules:
             body['clear_access_rules'] = True
-        try:
+
+        def send():
             self.client.post('share-transfers/%s/accept' % transfer_id, {'accept': body},
                              feature=FEATURE)
+            return True
+        try:
+            self.client.write_once(send, owned or (lambda: None),
+                                   'the accept of transfer %s' % transfer_id)
         except ManilaError as exc:
             if exc.status in (400, 404):
                 raise reworded_accept_refusal(transfer_id, exc)
@@ -157,8 +176,13 @@ class TransferAPI(object):
 
     def delete(self, transfer_id):
         """Cancel a transfer; one that is gone already is fine."""
-        try:
+        def send():
             self.client.delete('share-transfers/%s' % transfer_id, feature=FEATURE)
+            return True
+
+        def observe():
+            return True if self.get(transfer_id) is None else None
+        try:
+            return self.client.write_once(send, observe, 'the cancel of transfer %s' % transfer_id)
         except NotFound:
             return False
-        return True

@@ -227,6 +227,11 @@ class ShareTransferModule(ManilaModule):
             self.api.delete(old['id'])
         created = self.api.create(share, p['name'] or share.get('name'))
         auth_key = created.get('auth_key')
+        if not auth_key:
+            return self.fail('Manila made transfer %s of %s, but its answer, which alone '
+                             'holds the auth_key, was lost. Run the task again with '
+                             'replace=true to cancel it and make a new one.'
+                             % (created.get('id'), share_label(share)), transfer=view(created))
         share = lookups.get_by_id(self.client, 'share', share['id']) or share
         self.finish(True, transfer=view(created), auth_key=auth_key, share=share_view(share))
 
@@ -241,10 +246,19 @@ class ShareTransferModule(ManilaModule):
                                    share=share_view(share))
         if self.check_mode:
             return self.finish(True, transfer={'id': p['id']}, share=share_view(share))
-        self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'])
+        owned = self.owned_share((share or {}).get('id') or p['share']) if p['share'] else None
+        self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], owned)
         if p['share']:
             share = lookups.find(self.client, 'share', (share or {}).get('id') or p['share'])
         self.finish(True, transfer={'id': p['id'], 'accepted': True}, share=share_view(share))
+
+    def owned_share(self, name_or_id):
+        """What ``write_once`` looks for after an accept's lost answer: the share,
+        once it is in this project."""
+        def observe():
+            found = lookups.find(self.client, 'share', name_or_id)
+            return found if found is not None and self.owned_here(found) else None
+        return observe
 
     def owned_here(self, share):
         """Whether ``share`` belongs to the task's project (Manila shows public

@@ -256,3 +256,16 @@ def test_bad_combinations_before_any_request(monkeypatch, args, words):
     result, session = run(monkeypatch, args, [], fails=True)
     assert words in result['msg']
     assert session.requests() == ['GET /']
+
+
+def test_an_offer_whose_answer_was_a_5xx_is_found_and_its_lost_key_said(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME,
+        ('POST', '/v2/share-transfers', RecordedResponse(503, {})),
+        LIST,
+    ], project=SOURCE, fails=True)
+    assert [w.method for w in session.writes()] == ['POST']
+    assert 'its answer, which alone holds the auth_key, was lost' in result['msg']
+    assert 'replace=true' in result['msg']
+    assert result['changed'] is True
+    assert result['transfer']['id'] == TRANSFER_ID
