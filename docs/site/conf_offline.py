@@ -5,8 +5,9 @@
 # - intersphinx: the generated mapping (docs.python.org, jinja, docs.ansible.com) would make
 #   Sphinx download inventories, which fails offline with one warning per inventory. It is
 #   emptied: the pages refer to nothing in Python's or Jinja's docs.
-# - The generated pages refer to two labels of the Ansible documentation
-#   (common_return_values, ansible_configuration_settings) that only the docs.ansible.com
+# - The generated pages refer to labels of the Ansible documentation (common_return_values,
+#   ansible_configuration_settings; action_plugins on the page of a module with an action
+#   plugin, share_transfer) that only the docs.ansible.com
 #   inventory would resolve. They are linked here directly to their pages, so the site keeps
 #   working links. Any other unresolved reference still fails the build (nitpicky = True).
 # - The guides (docs/*.md) are Markdown: myst-parser reads them.
@@ -33,6 +34,7 @@ ANSIBLE_DOCS_LABELS = {
         'reference_appendices/common_return_values.html', 'Return Values'),
     'ansible_configuration_settings': (
         'reference_appendices/config.html', 'Ansible Configuration Settings'),
+    'action_plugins': ('plugins/action.html', 'Action plugins'),
 }
 
 

@@ -105,6 +105,8 @@ FEATURES = {
     'manage_is_public': ('2.8', None),
     'manage_snapshot': ('2.12', None),
     'manage_share_server': ('2.49', None),
+    # share transfers (issue 24)
+    'share_transfers': ('2.77', None),
 }
 
 

@@ -1,0 +1,188 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""Share transfers (API 2.77): the checks before any write and the calls.
+
+A transfer hands a share from the project that owns it (the source) to the
+project that accepts it (the destination).  The source creates it; Manila
+answers the create once with an ``auth_key`` (it keeps only a salted hash of
+it, so no later read shows it again) and puts the share in status
+``awaiting_transfer``.  The destination accepts it with the transfer's ID and
+that key; the transfer then ends (Manila deletes it) and the share belongs to
+the destination.  The source can delete (cancel) a transfer that is not yet
+accepted; the share is then available again.
+
+Manila refuses to hand over a share on a share network, in a share group, with
+replicas, or not ``available``; ``check_transferable`` refuses the same before
+any write, with the reason, from what the share's own view shows.  A share with
+a mount point name that embeds its project ID (API 2.84, Manila's default
+prefix) is refused by Manila as well, but no share view shows that name: Manila's
+own refusal of the create is reworded instead (nothing has changed then).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    InvalidInput,
+    ManilaError,
+    NotFound,
+)
+
+FEATURE = 'share_transfers'
+AWAITING = 'awaiting_transfer'
+VIEW_FIELDS = ('id', 'name', 'resource_type', 'resource_id', 'source_project_id',
+               'destination_project_id', 'accepted', 'created_at', 'expires_at')
+
+
+def view(transfer):
+    """What a result shows of a transfer (never an auth_key)."""
+    if not transfer:
+        return {}
+    return dict((k, transfer.get(k)) for k in VIEW_FIELDS)
+
+
+def share_label(share):
+    return 'Share %s (%s)' % (share.get('name'), share['id'])
+
+
+def transfer_refusals(share):
+    """Why Manila would refuse to hand over ``share`` (an empty list: it would not)."""
+    reasons = []
+    if share.get('share_network_id'):
+        reasons.append('it is exported over share network %s (Manila transfers no share '
+                       'on a share network: its share server belongs to the source '
+                       'project)' % share['share_network_id'])
+    if share.get('share_group_id'):
+        reasons.append('it is in share group %s (Manila transfers no share of a group)'
+                       % share['share_group_id'])
+    if share.get('has_replicas'):
+        reasons.append('it has replicas (Manila transfers no replicated share; drop the '
+                       'replicas with openkeel.manila.share_replica state=absent first)')
+    if share.get('is_soft_deleted'):
+        reasons.append('it is in the recycle bin (restore it first)')
+    status = share.get('status')
+    if status not in ('available', AWAITING) and not share.get('is_soft_deleted'):
+        reasons.append('its status is %s; Manila transfers only an available share' % status)
+    return reasons
+
+
+def check_transferable(share):
+    """Refuse, before any write, a share Manila would not hand over."""
+    reasons = transfer_refusals(share)
+    if reasons:
+        raise InvalidInput('share: %s cannot be transferred: %s. Nothing was changed.'
+                           % (share_label(share), '; '.join(reasons)))
+
+
+def reworded_create_refusal(share, exc):
+    """Manila's 400 to a create, in words that say what to do."""
+    message = exc.message or str(exc)
+    if 'mount_point_name' in message:
+        return InvalidInput(
+            'share: %s cannot be transferred: it has a mount point name that holds its '
+            'project ID (Manila refused: %s). Nothing was changed.' % (share_label(share), message))
+    return InvalidInput('share: Manila refused to transfer %s: %s. Nothing was changed.'
+                        % (share_label(share), message))
+
+
+def reworded_accept_refusal(transfer_id, exc):
+    """Manila's 400 to an accept (the key, a transfer that is gone, the share type)."""
+    message = exc.message or str(exc)
+    lowered = message.lower()
+    if 'auth key' in lowered or 'auth_key' in lowered:
+        text = ('auth_key does not match transfer %s (Manila: %s). Nothing was changed.'
+                % (transfer_id, message))
+    elif 'could not be found' in lowered or 'not found' in lowered:
+        text = ('id: transfer %s does not exist: it was accepted, cancelled or has expired '
+                '(Manila: %s). Give the share as share= so that a run after the accept '
+                'finds it in this project.' % (transfer_id, message))
+    else:
+        text = 'Manila refused to accept transfer %s: %s. Nothing was changed.' % (
+            transfer_id, message)
+    return InvalidInput(text, status=exc.status, request_id=exc.request_id)
+
+
+class TransferAPI(object):
+    """The share transfer calls of one task (every one needs API 2.77)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def require(self):
+        self.client.require(FEATURE, 'share transfers')
+
+    def list_for_share(self, share_id):
+        """The open transfers of a share (this project's: Manila lists only those)."""
+        found = self.client.get('share-transfers/detail', query={'resource_id': share_id},
+                                feature=FEATURE).get('transfers', [])
+        return [t for t in found if t.get('resource_id') == share_id and not t.get('accepted')]
+
+    def get(self, transfer_id):
+        try:
+            return self.client.get('share-transfers/%s' % transfer_id,
+                                   feature=FEATURE).get('transfer')
+        except NotFound:
+            return None
+
+    def create(self, share, name=None):
+        """Create a transfer of ``share``: the transfer with its ``auth_key``.
+
+        Through ``write_once``: after a lost answer or a 5xx, a transfer of the
+        share that Manila shows is the one made, but its key is lost with the
+        answer: it comes back without ``auth_key`` (the module says so; the
+        next run with ``replace`` makes a new one)."""
+        body = {'share_id': share['id']}
+        if name:
+            body['name'] = name
+
+        def send():
+            return self.client.post('share-transfers', {'transfer': body},
+                                    feature=FEATURE).get('transfer') or {}
+
+        def observe():
+            found = self.list_for_share(share['id'])
+            return found[0] if found else None
+        try:
+            return self.client.write_once(send, observe, 'the create of a transfer of share %s'
+                                          % share['id'])
+        except ManilaError as exc:
+            if exc.status == 400:
+                raise reworded_create_refusal(share, exc)
+            raise
+
+    def accept(self, transfer_id, auth_key, clear_access_rules=False, owned=None):
+        """Accept a transfer.  ``owned()``: the share, when it is in the task's
+        project (None otherwise), which is what ``write_once`` looks for after a
+        lost answer or a 5xx; without it (the task does not name the share)
+        nothing shows an accept to the destination before it is done."""
+        body = {'auth_key': auth_key}
+        if clear_access_rules:
+            body['clear_access_rules'] = True
+
+        def send():
+            self.client.post('share-transfers/%s/accept' % transfer_id, {'accept': body},
+                             feature=FEATURE)
+            return True
+        try:
+            self.client.write_once(send, owned or (lambda: None),
+                                   'the accept of transfer %s' % transfer_id)
+        except ManilaError as exc:
+            if exc.status in (400, 404):
+                raise reworded_accept_refusal(transfer_id, exc)
+            raise
+
+    def delete(self, transfer_id):
+        """Cancel a transfer; one that is gone already is fine."""
+        def send():
+            self.client.delete('share-transfers/%s' % transfer_id, feature=FEATURE)
+            return True
+
+        def observe():
+            return True if self.get(transfer_id) is None else None
+        try:
+            return self.client.write_once(send, observe, 'the cancel of transfer %s' % transfer_id)
+        except NotFound:
+            return False

@@ -1,0 +1,296 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: share_transfer
+short_description: Hand an OpenStack Manila share to another project (share transfers)
+version_added: 0.1.0
+description:
+  - Hands a Manila share from the project that owns it to another project, with
+    Manila's share transfers (API 2.77+; refused before any request that
+    writes on an older cloud).
+  - V(present), with the credentials of the source project, offers O(share) for
+    transfer. It returns the transfer's ID and RV(auth_key), the secret the
+    destination needs. Manila shows the key only in its answer to the create;
+    a transfer the task finds already (the share is C(awaiting_transfer)) is
+    returned without it, with a warning. O(replace=true) then cancels that
+    transfer and creates a new one, so that the task returns a key.
+  - V(accepted), with the credentials of the destination project, accepts the
+    transfer O(id) with O(auth_key). With O(share) given, the task is ok
+    without any write when that share already belongs to this project.
+  - V(absent) cancels the transfer O(id), or every open transfer of O(share),
+    in the source project; the share is available there again.
+  - A share Manila does not hand over (on a share network, in a share group,
+    with replicas, in the recycle bin, not available) is refused before any
+    write, with the reason. A mount point name that holds the project ID (API
+    2.84) is not shown by Manila; its refusal of the create is reworded.
+  - The action plugin of this module hides the whole task result from the
+    output at every verbosity when it carries an RV(auth_key), as if the task
+    had C(no_log) (a registered variable still holds the key for the next
+    task). The O(auth_key) option is C(no_log).
+author:
+  - openkeel.manila contributors (@openkeel)
+extends_documentation_fragment:
+  - openkeel.manila.auth
+attributes:
+  check_mode:
+    support: full
+    description: >-
+      Reads only; reports the same C(changed) as a real run (an accept with a
+      wrong key cannot be foreseen: only Manila knows the key's hash).
+  diff_mode:
+    support: none
+    description: A transfer has no settings to compare; the result shows it.
+options:
+  share:
+    description:
+      - Name or ID of the share. Required with V(present); with V(accepted), the
+        share the transfer hands over (optional; lets a second run find it in
+        this project).
+    type: str
+  id:
+    description: ID of the transfer (required with V(accepted)).
+    type: str
+  auth_key:
+    description: The key RV(auth_key) of the task that created the transfer.
+    type: str
+  name:
+    description: A name for a new transfer (by default the share's name).
+    type: str
+  replace:
+    description:
+      - With V(present), cancel a transfer of the share that exists already
+        (its key cannot be read again) and create a new one.
+    type: bool
+    default: false
+  clear_access_rules:
+    description: With V(accepted), drop the share's access rules on the way.
+    type: bool
+    default: false
+  state:
+    description:
+      - V(present) offers the share, V(accepted) takes it, V(absent) cancels.
+    type: str
+    choices: [present, accepted, absent]
+    default: present
+seealso:
+  - module: openkeel.manila.share_info
+  - module: openkeel.manila.share_replica
+'''
+
+EXAMPLES = r'''
+- name: Offer the share in the source project
+  openkeel.manila.share_transfer:
+    cloud: team-a
+    share: projects
+    replace: true
+  register: offer
+
+- name: Take it in the destination project
+  openkeel.manila.share_transfer:
+    cloud: team-b
+    id: "{{ offer.transfer.id }}"
+    auth_key: "{{ offer.auth_key }}"
+    share: "{{ offer.share.id }}"
+    state: accepted
+
+- name: Cancel the transfers of a share
+  openkeel.manila.share_transfer:
+    cloud: team-a
+    share: projects
+    state: absent
+'''
+
+RETURN = r'''
+transfer:
+  description:
+    - The transfer the task made, found, accepted or cancelled (no key). Empty
+      when there was none to act on, and in check mode before a create.
+  returned: always
+  type: dict
+  contains:
+    id:
+      description: Transfer ID.
+      type: str
+    name:
+      description: Its name.
+      type: str
+    resource_id:
+      description: The share's ID.
+      type: str
+    source_project_id:
+      description: The project that offered the share.
+      type: str
+    destination_project_id:
+      description: The project that accepted it (after an accept).
+      type: str
+    accepted:
+      description: Whether the transfer was accepted.
+      type: bool
+    expires_at:
+      description: When Manila drops the transfer unless accepted.
+      type: str
+auth_key:
+  description:
+    - The secret the destination needs to accept the transfer. Only when the
+      task created the transfer (Manila shows it once). Never give it to
+      set_stats, a debug task or a file that others read.
+  returned: when the task created a transfer
+  type: str
+share:
+  description: The share (its ID, name, status and project) after the task.
+  returned: when known
+  type: dict
+api_version:
+  description: The microversion negotiated with Manila for this task.
+  returned: always
+  type: str
+'''
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
+    AWAITING,
+    TransferAPI,
+    check_transferable,
+    share_label,
+    view,
+)
+
+SHARE_FIELDS = ('id', 'name', 'status', 'project_id', 'size', 'share_proto')
+
+
+def share_view(share):
+    return dict((k, share.get(k)) for k in SHARE_FIELDS) if share else {}
+
+
+class ShareTransferModule(ManilaModule):
+    argument_spec = dict(
+        share=dict(type='str'),
+        id=dict(type='str'),
+        auth_key=dict(type='str', no_log=True),
+        name=dict(type='str'),
+        replace=dict(type='bool', default=False),
+        clear_access_rules=dict(type='bool', default=False),
+        state=dict(type='str', default='present', choices=['present', 'accepted', 'absent']),
+    )
+    module_kwargs = dict(
+        required_if=[('state', 'present', ['share']),
+                     ('state', 'accepted', ['id', 'auth_key']),
+                     ('state', 'absent', ['share', 'id'], True)],
+    )
+
+    def run(self):
+        p = self.params
+        self.validate_input()
+        self.api = TransferAPI(self.client)
+        self.api.require()
+        getattr(self, 'do_' + p['state'])()
+
+    def validate_input(self):
+        p = self.params
+        if p['replace'] and p['state'] != 'present':
+            raise InvalidInput('replace only applies with state=present.')
+        if p['clear_access_rules'] and p['state'] != 'accepted':
+            raise InvalidInput('clear_access_rules only applies with state=accepted.')
+        if p['name'] and p['state'] != 'present':
+            raise InvalidInput('name only applies with state=present.')
+        if p['auth_key'] is not None and p['state'] != 'accepted':
+            raise InvalidInput('auth_key only applies with state=accepted.')
+        if p['id'] and p['state'] == 'present':
+            raise InvalidInput('id does not apply with state=present: the task finds the '
+                               'transfer of the share, or makes one.')
+
+    # -- the source: offer ---------------------------------------------------
+    def do_present(self):
+        p = self.params
+        share = lookups.require(self.client, 'share', p['share'], option='share')
+        found = self.api.list_for_share(share['id']) if share.get('status') == AWAITING else []
+        if found and not p['replace']:
+            self.warn('%s is offered already (transfer %s). Manila shows a transfer\'s '
+                      'auth_key only when it is created, so this task returns none: use the '
+                      'key of the task that created it, or replace=true to cancel it and '
+                      'make a new one.' % (share_label(share), found[0]['id']))
+            return self.finish(False, transfer=view(found[0]), share=share_view(share))
+        if not found:
+            check_transferable(share)
+        if self.check_mode:
+            return self.finish(True, transfer={}, share=share_view(share))
+        for old in found:
+            self.api.delete(old['id'])
+        created = self.api.create(share, p['name'] or share.get('name'))
+        auth_key = created.get('auth_key')
+        if not auth_key:
+            return self.fail('Manila made transfer %s of %s, but its answer, which alone '
+                             'holds the auth_key, was lost. Run the task again with '
+                             'replace=true to cancel it and make a new one.'
+                             % (created.get('id'), share_label(share)), transfer=view(created))
+        share = lookups.get_by_id(self.client, 'share', share['id']) or share
+        self.finish(True, transfer=view(created), auth_key=auth_key, share=share_view(share))
+
+    # -- the destination: accept ---------------------------------------------
+    def do_accepted(self):
+        p = self.params
+        share = None
+        if p['share']:
+            share = lookups.find(self.client, 'share', p['share'])
+            if share is not None and self.owned_here(share):
+                return self.finish(False, transfer={'id': p['id'], 'accepted': True},
+                                   share=share_view(share))
+        if self.check_mode:
+            return self.finish(True, transfer={'id': p['id']}, share=share_view(share))
+        owned = self.owned_share((share or {}).get('id') or p['share']) if p['share'] else None
+        self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], owned)
+        if p['share']:
+            share = lookups.find(self.client, 'share', (share or {}).get('id') or p['share'])
+        self.finish(True, transfer={'id': p['id'], 'accepted': True}, share=share_view(share))
+
+    def owned_share(self, name_or_id):
+        """What ``write_once`` looks for after an accept's lost answer: the share,
+        once it is in this project."""
+        def observe():
+            found = lookups.find(self.client, 'share', name_or_id)
+            return found if found is not None and self.owned_here(found) else None
+        return observe
+
+    def owned_here(self, share):
+        """Whether ``share`` belongs to the task's project (Manila shows public
+        shares of other projects too)."""
+        project = self.client.token_project()
+        if project is None or not share.get('project_id'):
+            return share.get('status') != AWAITING
+        return share['project_id'] == project['id']
+
+    # -- the source: cancel --------------------------------------------------
+    def do_absent(self):
+        p = self.params
+        share = None
+        if p['id']:
+            transfer = self.api.get(p['id'])
+            targets = [transfer] if transfer and not transfer.get('accepted') else []
+        else:
+            share = lookups.find(self.client, 'share', p['share'])
+            targets = self.api.list_for_share(share['id']) if share else []
+        if self.check_mode or not targets:
+            return self.finish(bool(targets), transfer=view(targets[0]) if targets else {},
+                               share=share_view(share))
+        for transfer in targets:
+            self.api.delete(transfer['id'])
+        if share is not None:
+            share = lookups.get_by_id(self.client, 'share', share['id']) or share
+        self.finish(True, transfer=view(targets[0]), share=share_view(share))
+
+
+def main():
+    ShareTransferModule()()
+
+
+if __name__ == '__main__':
+    main()

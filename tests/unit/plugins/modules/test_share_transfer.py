@@ -1,0 +1,271 @@
+# -*- coding: utf-8 -*-
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""share_transfer on recorded HTTP: the exact requests of an offer, an accept and a
+cancel; check mode (reads only); an existing transfer found (no key) or replaced;
+the refusals before any write (share network, group, replicas, status, API < 2.77)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
+    Exit,
+    Fail,
+    patch_module_args,
+)
+
+from ansible_collections.openkeel.manila.plugins.modules import share_transfer
+from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
+    check_transferable,
+    transfer_refusals,
+    view,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+    RecordedResponse,
+    expect,
+    make_client,
+)
+
+SHARE_ID = '11111111-2222-3333-4444-555555555555'
+TRANSFER_ID = '99999999-8888-7777-6666-555555555555'
+SOURCE = 'p-source'
+DEST = 'p-dest'
+KEY = 'f00dfeedc0ffee12'
+SHARE = {'id': SHARE_ID, 'name': 'data', 'status': 'available', 'project_id': SOURCE,
+         'share_network_id': None, 'share_group_id': None, 'has_replicas': False,
+         'size': 1, 'share_proto': 'NFS'}
+WAITING = dict(SHARE, status='awaiting_transfer')
+MOVED = dict(SHARE, project_id=DEST)
+TRANSFER = {'id': TRANSFER_ID, 'name': 'data', 'resource_type': 'share',
+            'resource_id': SHARE_ID, 'source_project_id': SOURCE,
+            'destination_project_id': None, 'accepted': False,
+            'created_at': '2026-12-02T01:00:00', 'expires_at': '2026-12-02T01:05:00'}
+CREATED = dict(TRANSFER, auth_key=KEY)
+BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+LIST = ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
+        RecordedResponse(200, {'transfers': [TRANSFER]}))
+
+
+def by_name(share):
+    return ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share]}))
+
+
+def by_id(share):
+    return ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share}))
+
+
+def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, project=DEST,
+        fails=False):
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
+    monkeypatch.setattr(share_transfer.ShareTransferModule, '_connect', lambda self: client)
+    if check_mode:
+        args = dict(args, _ansible_check_mode=True)
+    with patch_module_args(args):
+        with pytest.raises(Fail if fails else Exit) as outcome:
+            share_transfer.main()
+    if not fails:
+        assert not isinstance(outcome.value, Fail), outcome.value.result
+    return outcome.value.result, session
+
+
+def test_offer_creates_one_transfer_and_returns_its_key(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME,
+        expect('POST', '/v2/share-transfers', RecordedResponse(202, {'transfer': CREATED}),
+               body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
+        by_id(WAITING),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert result['auth_key'] == KEY
+    assert result['transfer'] == view(TRANSFER)
+    assert 'auth_key' not in result['transfer']
+    assert result['share']['status'] == 'awaiting_transfer'
+    assert result['api_version'] == '2.99'
+
+
+def test_offer_check_mode_reads_only(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [BY_NAME], check_mode=True,
+                          project=SOURCE)
+    assert result['changed'] is True
+    assert session.writes() == []
+    assert 'auth_key' not in result
+
+
+def test_an_existing_transfer_is_found_without_a_key_and_a_warning(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [by_name(WAITING), LIST],
+                          project=SOURCE)
+    assert result['changed'] is False
+    assert result['transfer']['id'] == TRANSFER_ID
+    assert 'auth_key' not in result
+    assert 'only when it is created' in result['warnings'][0]
+    assert session.writes() == []
+
+
+def test_replace_cancels_the_existing_transfer_and_makes_a_new_one(monkeypatch):
+    new = dict(CREATED, id='new-transfer')
+    result, session = run(monkeypatch, {'share': 'data', 'replace': True}, [
+        by_name(WAITING), LIST,
+        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(200)),
+        expect('POST', '/v2/share-transfers', RecordedResponse(202, {'transfer': new}),
+               body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
+        by_id(WAITING),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert result['transfer']['id'] == 'new-transfer'
+    assert result['auth_key'] == KEY
+
+
+@pytest.mark.parametrize('share, words', [
+    (dict(SHARE, share_network_id='net-1'), 'share network net-1'),
+    (dict(SHARE, share_group_id='group-1'), 'share group group-1'),
+    (dict(SHARE, has_replicas=True), 'it has replicas'),
+    (dict(SHARE, status='extending'), 'its status is extending'),
+    (dict(SHARE, is_soft_deleted=True, status='available'), 'recycle bin'),
+])
+def test_refused_before_any_write(monkeypatch, share, words):
+    result, session = run(monkeypatch, {'share': 'data'}, [by_name(share)], project=SOURCE,
+                          fails=True)
+    assert words in result['msg']
+    assert result['msg'].startswith('share: Share data (%s) cannot be transferred' % SHARE_ID)
+    assert session.writes() == []
+    assert result.get('changed') is not True
+
+
+def test_refused_in_check_mode_too(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'},
+                          [by_name(dict(SHARE, share_network_id='net-1'))],
+                          check_mode=True, project=SOURCE, fails=True)
+    assert 'share network' in result['msg']
+
+
+def test_every_reason_is_named():
+    share = dict(SHARE, share_network_id='n', share_group_id='g', has_replicas=True)
+    assert len(transfer_refusals(share)) == 3
+    with pytest.raises(InvalidInput):
+        check_transferable(share)
+    assert transfer_refusals(SHARE) == []
+    assert transfer_refusals(WAITING) == []
+
+
+def test_the_mount_point_name_refusal_of_manila_is_reworded(monkeypatch):
+    refusal = RecordedResponse(400, {'badRequest': {'code': 400, 'message': (
+        'Invalid: Share data has a custom mount_point_name p-source_data. This has the '
+        'project_id encoded in it.')}})
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME, ('POST', '/v2/share-transfers', refusal)], project=SOURCE, fails=True)
+    assert 'mount point name that holds its project ID' in result['msg']
+    assert 'Nothing was changed' in result['msg']
+    assert result.get('changed') is not True
+
+
+@pytest.mark.parametrize('args', [
+    {'share': 'data'},
+    {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'},
+    {'id': TRANSFER_ID, 'state': 'absent'},
+])
+def test_refused_below_2_77_before_any_write(monkeypatch, args):
+    result, session = run(monkeypatch, args, [], max_version='2.76', fails=True)
+    assert 'share transfers needs Manila API 2.77; this cloud offers 2.76' in result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_accept_sends_the_key_once(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': SHARE_ID}, [
+        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(404, {})),
+        ('GET', '/v2/shares/detail?name=' + SHARE_ID, RecordedResponse(200, {'shares': []})),
+        expect('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, RecordedResponse(202),
+               body={'accept': {'auth_key': KEY}}),
+        by_id(MOVED),
+    ])
+    assert result['changed'] is True
+    assert result['transfer'] == {'id': TRANSFER_ID, 'accepted': True}
+    assert result['share']['project_id'] == DEST
+    assert KEY not in repr(result)
+
+
+def test_accept_is_ok_when_the_share_is_here_already(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': SHARE_ID}, [by_id(MOVED)])
+    assert result['changed'] is False
+    assert session.writes() == []
+
+
+def test_accept_of_a_public_share_of_another_project_is_not_taken_as_done(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': SHARE_ID}, [by_id(WAITING)], check_mode=True)
+    assert result['changed'] is True
+    assert session.writes() == []
+
+
+def test_accept_check_mode_reads_only(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'},
+                          [], check_mode=True)
+    assert result['changed'] is True
+    assert session.requests() == ['GET /']
+
+
+@pytest.mark.parametrize('message, words', [
+    ('Attempt to transfer %s with invalid auth key.' % TRANSFER_ID, 'auth_key does not match'),
+    ('Transfer %s could not be found.' % TRANSFER_ID, 'accepted, cancelled or has expired'),
+])
+def test_accept_refusals_are_reworded(monkeypatch, message, words):
+    refusal = RecordedResponse(400, {'badRequest': {'code': 400, 'message': message}})
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'}, [
+        ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, refusal)], fails=True)
+    assert words in result['msg']
+    assert KEY not in result['msg']
+
+
+def test_cancel_by_share(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data', 'state': 'absent'}, [
+        by_name(WAITING), LIST,
+        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(200)),
+        by_id(SHARE),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert result['share']['status'] == 'available'
+
+
+def test_cancel_of_a_gone_transfer_is_ok(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'state': 'absent'}, [
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(404, {}))])
+    assert result['changed'] is False
+    assert session.writes() == []
+
+
+def test_cancel_check_mode_reads_only(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data', 'state': 'absent'},
+                          [by_name(WAITING), LIST], check_mode=True, project=SOURCE)
+    assert result['changed'] is True
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('args, words', [
+    ({'share': 'data', 'auth_key': KEY}, 'auth_key only applies with state=accepted'),
+    ({'share': 'data', 'id': TRANSFER_ID}, 'id does not apply with state=present'),
+    ({'share': 'data', 'state': 'absent', 'replace': True}, 'replace only applies'),
+    ({'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted', 'name': 'x'},
+     'name only applies'),
+])
+def test_bad_combinations_before_any_request(monkeypatch, args, words):
+    result, session = run(monkeypatch, args, [], fails=True)
+    assert words in result['msg']
+    assert session.requests() == ['GET /']
+
+
+def test_an_offer_whose_answer_was_a_5xx_is_found_and_its_lost_key_said(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME,
+        ('POST', '/v2/share-transfers', RecordedResponse(503, {})),
+        LIST,
+    ], project=SOURCE, fails=True)
+    assert [w.method for w in session.writes()] == ['POST']
+    assert 'its answer, which alone holds the auth_key, was lost' in result['msg']
+    assert 'replace=true' in result['msg']
+    assert result['changed'] is True
+    assert result['transfer']['id'] == TRANSFER_ID
