@@ -9,6 +9,8 @@ __metaclass__ = type
 import contextlib
 import json
 
+import pytest
+
 from ansible.module_utils import basic
 
 try:
@@ -23,7 +25,7 @@ except ImportError:  # ansible-core < 2.19 has no testing helper: its modules re
         finally:
             basic._ANSIBLE_ARGS = saved
 
-__all__ = ['Exit', 'Fail', 'exits_raise', 'patch_module_args']
+__all__ = ['Exit', 'Fail', 'exits_raise', 'patch_module_args', 'run_module']
 
 
 class Exit(Exception):
@@ -47,3 +49,29 @@ def exits_raise(monkeypatch):
         raise Fail(result)
     monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
     monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+
+
+def module_class(code):
+    """The ManilaModule subclass that the module file ``code`` defines."""
+    from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+    found = [v for v in vars(code).values()
+             if isinstance(v, type) and issubclass(v, ManilaModule) and v is not ManilaModule
+             and v.__module__ == code.__name__]
+    assert len(found) == 1, 'no single ManilaModule class in %s: %s' % (code.__name__, found)
+    return found[0]
+
+
+def run_module(monkeypatch, code, args, client, check_mode=False, diff=False, expect=Exit):
+    """Run the module file ``code`` (its main()) with ``args`` on ``client`` (from
+    recorded_http.make_client) as Ansible would; the Exit (or Fail) it ends with.
+    ``expect``: Exit takes either ending, Fail only a failure."""
+    monkeypatch.setattr(module_class(code), '_connect', lambda self: client)
+    args = dict(args)
+    if check_mode:
+        args['_ansible_check_mode'] = True
+    if diff:
+        args['_ansible_diff'] = True
+    with patch_module_args(args):
+        with pytest.raises(expect) as outcome:
+            code.main()
+    return outcome.value

@@ -19,6 +19,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
     Exit,
     Fail,
     patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
@@ -72,14 +73,8 @@ def exports_of(n):
 
 def run(monkeypatch, args, exchanges, check_mode=False, max_version='2.99'):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    monkeypatch.setattr(fleet_module.SharesModule, '_connect', lambda self: client)
-    args = dict(args, concurrency=1)
-    if check_mode:
-        args['_ansible_check_mode'] = True
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            fleet_module.main()
-    return outcome.value, session
+    return run_module(monkeypatch, fleet_module, dict(args, concurrency=1), client,
+                      check_mode=check_mode), session
 
 
 def entry(n, **fields):

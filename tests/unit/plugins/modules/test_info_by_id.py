@@ -11,8 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
-    patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import (
@@ -34,12 +33,7 @@ PAGE = 'limit=1000&offset=0'
 
 def run(monkeypatch, module, args, exchanges):
     client, session = make_client(exchanges)
-    cls = [v for k, v in vars(module).items() if k.endswith('Module') and k != 'ManilaModule'][0]
-    monkeypatch.setattr(cls, '_connect', lambda self: client)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            module.main()
-    return outcome.value.result, session
+    return run_module(monkeypatch, module, args, client).result, session
 
 
 # How each kind's listing pages (lookups.pages): shares and snapshots ask for the

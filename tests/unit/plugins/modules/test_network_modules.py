@@ -9,12 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
@@ -63,14 +60,8 @@ MODULES = {
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    code, cls = MODULES[module]
-    monkeypatch.setattr(cls, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            code.main()
-    return outcome.value, session
+    return run_module(monkeypatch, MODULES[module][0], args, client,
+                      check_mode=check_mode), session
 
 
 def network_reads(attached, services_lookups=()):

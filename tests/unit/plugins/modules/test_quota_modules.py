@@ -11,9 +11,9 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
     patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_limits_info
@@ -65,15 +65,8 @@ def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=Fal
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
     session.auth = Auth(list(roles))
     client.identity_url = 'http://127.0.0.1:5000/v3'
-    code, cls = MODULES[module]
-    monkeypatch.setattr(cls, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    args = dict(args, _ansible_diff=True)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            code.main()
-    return outcome.value, session
+    return run_module(monkeypatch, MODULES[module][0], args, client, check_mode=check_mode,
+                      diff=True), session
 
 
 def fails(monkeypatch, module, args, exchanges, **kwargs):

@@ -7,12 +7,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
@@ -35,13 +32,7 @@ NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&l
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    monkeypatch.setattr(share_module.ShareModule, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            share_module.main()
-    return outcome.value, session
+    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode), session
 
 
 def test_no_default_type_asks_for_share_type_and_writes_nothing(monkeypatch):

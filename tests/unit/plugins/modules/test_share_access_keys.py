@@ -10,13 +10,10 @@ __metaclass__ = type
 
 import json
 
-import pytest
-
 from ansible_collections.openkeel.manila.plugins.modules import share_access as module
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
+    run_module,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
     RecordedResponse,
@@ -38,15 +35,9 @@ RULES_GET = ('GET', '/v2/share-access-rules?share_id=' + SHARE_ID,
 
 def run(monkeypatch, args, exchanges, check_mode=False):
     client, session = make_client(exchanges, check_mode=check_mode)
-    monkeypatch.setattr(module.ShareAccessModule, '_connect', lambda self: client)
-    args = dict(args, _ansible_diff=True)
-    if check_mode:
-        args['_ansible_check_mode'] = True
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            module.main()
-    assert not isinstance(outcome.value, Fail), outcome.value.result
-    return outcome.value.result, session
+    outcome = run_module(monkeypatch, module, args, client, check_mode=check_mode, diff=True)
+    assert not isinstance(outcome, Fail), outcome.result
+    return outcome.result, session
 
 
 RULES = [{'access_type': 'cephx', 'access_to': 'app1'}, {'access_type': 'ip', 'access_to': '10.0.0.0/24'}]

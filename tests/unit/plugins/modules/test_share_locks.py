@@ -12,9 +12,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.module_utils import locks as locks_utils
@@ -48,14 +47,8 @@ GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not foun
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    monkeypatch.setattr(share_module.ShareModule, '_connect', lambda self: client)
-    args = dict(args, _ansible_diff=True)
-    if check_mode:
-        args['_ansible_check_mode'] = True
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            share_module.main()
-    return outcome.value, session
+    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode,
+                      diff=True), session
 
 
 def test_lock_is_created_with_its_reason_and_shown(monkeypatch):

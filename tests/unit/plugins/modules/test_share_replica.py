@@ -11,8 +11,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_capabilities_info
@@ -42,14 +42,7 @@ def replicas(*items, **checks):
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    cls = [v for k, v in vars(module).items() if k.endswith('Module') and k != 'ManilaModule'][0]
-    monkeypatch.setattr(cls, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            module.main()
-    return outcome.value, session
+    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
 
 
 def test_a_replica_below_2_56_every_replica_request_experimental(monkeypatch):

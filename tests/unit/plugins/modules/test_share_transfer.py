@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Exit,
     Fail,
-    patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_transfer
@@ -61,15 +61,11 @@ def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, proj
         fails=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
     client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
-    monkeypatch.setattr(share_transfer.ShareTransferModule, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(Fail if fails else Exit) as outcome:
-            share_transfer.main()
+    outcome = run_module(monkeypatch, share_transfer, args, client, check_mode=check_mode,
+                         expect=Fail if fails else Exit)
     if not fails:
-        assert not isinstance(outcome.value, Fail), outcome.value.result
-    return outcome.value.result, session
+        assert not isinstance(outcome, Fail), outcome.result
+    return outcome.result, session
 
 
 def test_offer_creates_one_transfer_and_returns_its_key(monkeypatch):

@@ -14,6 +14,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
     Exit,
     Fail,
     patch_module_args,
+    run_module,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_type
@@ -44,13 +45,7 @@ def keystone(path, answer):
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
     client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
     client.identity_url = KEYSTONE
-    monkeypatch.setattr(share_type.ShareTypeModule, '_connect', lambda self: client)
-    if check_mode:
-        args = dict(args, _ansible_check_mode=True)
-    with patch_module_args(args):
-        with pytest.raises(Exit) as outcome:
-            share_type.main()
-    return outcome.value, session
+    return run_module(monkeypatch, share_type, args, client, check_mode=check_mode), session
 
 
 def test_private_type_projects_are_the_declared_list(monkeypatch):
