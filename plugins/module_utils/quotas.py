@@ -37,6 +37,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
 # Manila's quota names, in the order Manila shows them; -1 is unlimited.
 QUOTA_NAMES = ('shares', 'gigabytes', 'snapshots', 'snapshot_gigabytes', 'share_networks',
@@ -96,18 +97,6 @@ class Scope(object):
 
 
 # -- validation --------------------------------------------------------------------
-
-def whole_number(value):
-    """value as an int, or None. Templated values arrive as text before ansible-core 2.19
-    ("{{ n + 1 }}" is '3'), so text that spells a whole number counts; a bool does not."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip('-').isdigit():
-        return int(value.strip())
-    return None
-
 
 def validate(quotas, scope):
     """{name: int} of the task's quotas; InvalidInput for names and values Manila would

@@ -42,6 +42,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
 DHSS = 'driver_handles_share_servers'
 # Specs Manila never deletes.
@@ -138,13 +139,6 @@ def public_view(share_type, projects=None):
 
 # -- validation ----------------------------------------------------------------------
 
-def _whole_number(text):
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
 def spec_problem(key, text):
     """Why Manila would refuse ``text`` as the value of the standard spec
     ``key`` (with the values it takes), or None."""
@@ -169,7 +163,7 @@ def spec_problem(key, text):
             return ('extra spec %s must be availability zone names separated by commas, '
                     'none of them empty, got %r.' % (key, text))
     elif key in SIZE_SPECS:
-        number = _whole_number(text)
+        number = whole_number(text)
         if number is None or number < 1:
             return 'extra spec %s must be a whole number of GiB, 1 or more, got %r.' % (
                 key, text)

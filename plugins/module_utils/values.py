@@ -13,3 +13,19 @@ def none_if_blank(value):
     """None for an empty text as for None (Manila shows an unset field as
     either); any other value as it is."""
     return None if value in (None, '') else value
+
+
+def whole_number(value):
+    """``value`` as an int, or None when it is no whole number. Text that spells one
+    counts (extra specs are text; templates give text before ansible-core 2.19);
+    a bool or a float does not."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return None
+    return None

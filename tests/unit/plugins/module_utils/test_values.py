@@ -8,7 +8,10 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
+from ansible_collections.openkeel.manila.plugins.module_utils.values import (
+    none_if_blank,
+    whole_number,
+)
 
 
 @pytest.mark.parametrize('value, expected', [
@@ -16,3 +19,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.values import none
 def test_none_if_blank(value, expected):
     assert none_if_blank(value) is expected or none_if_blank(value) == expected
     assert type(none_if_blank(value)) is type(expected)
+
+
+@pytest.mark.parametrize('value, expected', [
+    (3, 3), (-1, -1), ('3', 3), (' 7 ', 7), ('-1', -1),
+    (True, None), (False, None), (2.0, None), ('2.5', None), ('ten', None), (None, None)])
+def test_whole_number(value, expected):
+    assert whole_number(value) == expected
+    assert type(whole_number(value)) is type(expected)
