@@ -30,6 +30,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
 
 FEATURE = 'share_transfers'
 AWAITING = 'awaiting_transfer'
@@ -42,10 +43,6 @@ def view(transfer):
     if not transfer:
         return {}
     return dict((k, transfer.get(k)) for k in VIEW_FIELDS)
-
-
-def share_label(share):
-    return 'Share %s (%s)' % (share.get('name'), share['id'])
 
 
 def transfer_refusals(share):

@@ -160,9 +160,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
     AWAITING,
     TransferAPI,
     check_transferable,
-    share_label,
     view,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
 
 SHARE_FIELDS = ('id', 'name', 'status', 'project_id', 'size', 'share_proto')
 
