@@ -423,6 +423,7 @@ def test_the_paged_api_caps_every_page():
             member.send_delete('/share-networks/' + network_id)
 
 
+@pytest.mark.other_lanes
 def test_every_lane_has_its_own_users_and_projects():
     all_clouds = clouds()
     known = lanes()
@@ -456,6 +457,7 @@ def test_every_lane_has_its_own_users_and_projects():
     assert len(projects) == 2 * len(known)
 
 
+@pytest.mark.other_lanes
 def test_lanes_see_only_their_own_shares():
     known = lanes()
     owner = Cloud(known[2]['member']['cloud'])
