@@ -124,14 +124,19 @@ class ManilaModule(object):
             found.extend(w for w in self._client.warnings if w not in found)
         return found
 
+    def hand_over_warnings(self):
+        """Give every warning to AnsibleModule.warn, which puts them into the result
+        (a ``warnings`` key handed to exit_json is deprecated from ansible-core 2.19)."""
+        for message in self.all_warnings():
+            self.ansible.warn(message)
+
     def finish(self, changed=False, before=None, after=None, **result):
         """Exit with the result; ``before``/``after`` become the diff in diff mode."""
         result['changed'] = changed
         if self.diff_mode and (before is not None or after is not None):
             result['diff'] = dict(before=before if before is not None else {},
                                   after=after if after is not None else {})
-        if self.all_warnings():
-            result['warnings'] = self.all_warnings()
+        self.hand_over_warnings()
         if self._client is not None and self._client.version is not None:
             result.setdefault('api_version', str(self._client.version))
         self.ansible.exit_json(**result)
@@ -144,8 +149,7 @@ class ManilaModule(object):
         """Fail the task.  When Manila had already accepted writes of this task,
         the failure says so: ``changed`` is true (the cloud moved) and
         ``accepted_writes`` lists them, so that a pipeline knows."""
-        if self.all_warnings():
-            extra['warnings'] = self.all_warnings()
+        self.hand_over_warnings()
         accepted = self.accepted_writes()
         if accepted:
             extra['changed'] = True

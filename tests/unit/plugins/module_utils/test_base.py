@@ -9,6 +9,9 @@ __metaclass__ = type
 
 import pytest
 
+from ansible.module_utils import basic
+from ansible.module_utils.common import warnings as common_warnings
+
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
@@ -148,6 +151,36 @@ def test_finish_adds_warnings_once_and_the_version(monkeypatch):
     client.version = None
     client.warnings = []
     assert outcome(module(), lambda self: self.client and self.finish()) == {'changed': False}
+
+
+def test_warnings_go_through_ansible_module_warn(monkeypatch):
+    """ansible-core 2.19 deprecates a ``warnings`` key handed to exit_json or
+    fail_json: the module gives them to AnsibleModule.warn instead."""
+    handed = {}
+
+    def exit_json(self, **result):
+        handed.update(result)
+        raise Exit(result)
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', exit_json)
+    common_warnings._global_warnings.clear()     # pylint: disable=protected-access
+
+    def action(self):
+        self.warn('from the module')
+        self.finish(False)
+    outcome(module(), action)
+    assert 'warnings' not in handed
+    assert list(common_warnings.get_warning_messages()) == ['from the module']
+    handed.clear()
+    common_warnings._global_warnings.clear()     # pylint: disable=protected-access
+
+    def failing(self):
+        self.warn('before the failure')
+        self.fail('m')
+    outcome(module(), failing)
+    assert handed == {'msg': 'm'}
+    assert list(common_warnings.get_warning_messages()) == ['before the failure']
+    common_warnings._global_warnings.clear()     # pylint: disable=protected-access
 
 
 def test_errors_become_failures():

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from ansible.module_utils import basic
+from ansible.module_utils.common import warnings as common_warnings
 
 try:
     from ansible.module_utils.testing import patch_module_args
@@ -40,13 +41,25 @@ class Fail(Exit):
     """What a module's fail_json raises inside a unit test (its result)."""
 
 
+def with_warnings(result):
+    """``result`` with the warnings the module gave AnsibleModule.warn, as the real
+    exit_json adds them; the process-wide list is emptied for the next test."""
+    given = list(common_warnings.get_warning_messages())
+    common_warnings._global_warnings.clear()     # pylint: disable=protected-access
+    if given:
+        result = dict(result, warnings=given)
+    return result
+
+
 def exits_raise(monkeypatch):
     """Make exit_json and fail_json raise Exit and Fail instead of exiting."""
+    common_warnings._global_warnings.clear()     # pylint: disable=protected-access
+
     def exit_json(self, **result):
-        raise Exit(result)
+        raise Exit(with_warnings(result))
 
     def fail_json(self, **result):
-        raise Fail(result)
+        raise Fail(with_warnings(result))
     monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
     monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
 
