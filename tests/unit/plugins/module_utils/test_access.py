@@ -33,9 +33,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     make_client,
 )
 
@@ -316,10 +316,10 @@ def test_other_error_statuses_take_rule_changes_below_2_74(status, version):
     assert session.writes() == []
 
 
-# -- calls on recorded HTTP -----------------------------------------------------------
+# -- calls on scripted HTTP -----------------------------------------------------------
 
 def listing(*rules):
-    return RecordedResponse(200, {'access_list': list(rules)})
+    return ScriptedResponse(200, {'access_list': list(rules)})
 
 
 def test_below_2_45_the_listing_is_the_access_list_action_even_in_check_mode():
@@ -341,7 +341,7 @@ def test_check_mode_still_refuses_real_writes():
 def test_below_2_45_a_wait_polls_the_action_until_active():
     client, session = make_client([
         ('POST', '/v2/shares/%s/action' % SHARE_ID,
-         RecordedResponse(200, {'access': dict(rule('10.0.0.1', state='queued_to_apply'),
+         ScriptedResponse(200, {'access': dict(rule('10.0.0.1', state='queued_to_apply'),
                                                id='r1')})),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1', state='applying'), id='r1'))),
         ('POST', '/v2/shares/%s/action' % SHARE_ID, listing(dict(rule('10.0.0.1'), id='r1'))),
@@ -360,7 +360,7 @@ def test_cephx_keys_never_leave_the_api_class():
     key = 'AQBv0qhjAAAAABAAg5M0Zc3N8tJ4F3LwHs+T0g=='
     client, session = make_client([
         ('POST', '/v2/shares/%s/action' % SHARE_ID,
-         RecordedResponse(200, {'access': dict(rule('app1', access_type='cephx', state='queued_to_apply'),
+         ScriptedResponse(200, {'access': dict(rule('app1', access_type='cephx', state='queued_to_apply'),
                                                id='c1')})),
         ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID,
          listing(dict(rule('app1', access_type='cephx', state='applying'), id='c1'))),
@@ -378,7 +378,7 @@ def test_cephx_keys_never_leave_the_api_class():
 
 def test_level_change_in_place_on_2_88():
     client, session = make_client([
-        ('PUT', '/v2/share-access-rules/r1', RecordedResponse(200, {'access': {'id': 'r1'}})),
+        ('PUT', '/v2/share-access-rules/r1', ScriptedResponse(200, {'access': {'id': 'r1'}})),
     ], max_version='2.88')
     AccessAPI(client).update_level('r1', 'ro')
     assert session.bodies('PUT') == [{'update_access': {'access_level': 'ro'}}]
@@ -393,8 +393,8 @@ def test_level_change_in_place_needs_2_88():
 
 def test_deny_with_unrestrict_and_the_locked_rule_error():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(403, {'forbidden': {
             'code': 403, 'message': "Cannot deny access for share since it has been locked."}})),
     ], max_version='2.82')
     api = AccessAPI(client)
@@ -410,7 +410,7 @@ def test_a_rule_in_error_fails_the_wait_with_manilas_message():
         ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID,
          listing(dict(rule('cn1', access_type='cert', state='error'), id='e1'))),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
-         RecordedResponse(200, {'messages': [
+         ScriptedResponse(200, {'messages': [
              {'user_message': 'update access rules: the access level or type may be unsupported.'}]})),
     ], max_version='2.99')
     with pytest.raises(WaitFailed) as err:
@@ -441,7 +441,7 @@ def test_a_wait_that_times_out_says_what_is_pending():
         ('GET', '/v2/share-access-rules?share_id=%s' % SHARE_ID, pending),
     ] * polls + [
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
-         RecordedResponse(200, {'messages': []})),
+         ScriptedResponse(200, {'messages': []})),
     ], max_version='2.99', clock=clock)
     with pytest.raises(WaitTimeout) as err:
         AccessAPI(client, timeout=5).wait_rules(SHARE_ID, touched=['r1'], denied=['r2'])
@@ -454,8 +454,8 @@ def test_a_wait_that_times_out_says_what_is_pending():
 def test_wait_share_status_returns_error_instead_of_raising():
     share = {'id': SHARE_ID, 'access_rules_status': 'syncing'}
     client, _session = make_client([
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(share, access_rules_status='error')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': share})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(share, access_rules_status='error')})),
     ])
     api = AccessAPI(client, timeout=30)
     from ansible_collections.openkeel.manila.plugins.module_utils import lookups
@@ -465,7 +465,7 @@ def test_wait_share_status_returns_error_instead_of_raising():
 
 def share_status_script(*statuses):
     return [('GET', '/v2/shares/' + SHARE_ID,
-             RecordedResponse(200, {'share': {'id': SHARE_ID, 'access_rules_status': status}}))
+             ScriptedResponse(200, {'share': {'id': SHARE_ID, 'access_rules_status': status}}))
             for status in statuses]
 
 
@@ -528,7 +528,7 @@ def test_wait_share_status_believes_an_error_a_listed_rule_explains():
 
 def test_set_metadata_puts_only_the_items_given():
     client, session = make_client([
-        ('PUT', '/v2/share-access-rules/r1/metadata', RecordedResponse(200, {'metadata': {}})),
+        ('PUT', '/v2/share-access-rules/r1/metadata', ScriptedResponse(200, {'metadata': {}})),
     ])
     AccessAPI(client).set_metadata('r1', {'a': '1'})
     assert session.bodies('PUT') == [{'metadata': {'a': '1'}}]
@@ -544,11 +544,11 @@ def test_send_plan_allows_first_then_changes_then_denies_and_replaces_later():
         {'access_type': 'ip', 'access_to': '10.0.0.9'}]), purge=True)
     action = '/v2/shares/%s/action' % SHARE_ID
     client, session = make_client([
-        ('POST', action, RecordedResponse(200, {'access': {'id': 'new'}})),
-        ('PUT', '/v2/share-access-rules/old-level', RecordedResponse(200, {'access': {'id': 'old-level'}})),
-        ('POST', action, RecordedResponse(202)),
-        ('POST', action, RecordedResponse(202)),
-        ('POST', action, RecordedResponse(200, {'access': {'id': 'again'}})),
+        ('POST', action, ScriptedResponse(200, {'access': {'id': 'new'}})),
+        ('PUT', '/v2/share-access-rules/old-level', ScriptedResponse(200, {'access': {'id': 'old-level'}})),
+        ('POST', action, ScriptedResponse(202)),
+        ('POST', action, ScriptedResponse(202)),
+        ('POST', action, ScriptedResponse(200, {'access': {'id': 'again'}})),
     ])
     api = AccessAPI(client)
     touched, denied = api.send_plan(SHARE_ID, plan)

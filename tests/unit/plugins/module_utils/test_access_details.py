@@ -39,9 +39,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -61,7 +61,7 @@ def want(access_type='ip', access_to='10.0.0.1', level='rw', metadata=None, **ex
 
 
 def listing(*rules):
-    return RecordedResponse(200, {'access_list': list(rules)})
+    return ScriptedResponse(200, {'access_list': list(rules)})
 
 
 LIST = '/v2/share-access-rules?share_id=' + SID
@@ -412,7 +412,7 @@ def test_list_with_filters_and_without():
     client, _session = make_client([
         expect('GET', LIST + "&access_type=ip&metadata=%7B%27k%27%3A+%27v%27%7D",
                listing(rule('a', access_key='secret'))),
-        expect('GET', LIST, RecordedResponse(200, {})),
+        expect('GET', LIST, ScriptedResponse(200, {})),
     ])
     api = AccessAPI(client)
     assert api.list(SID, {'access_type': 'ip', 'access_to': None, 'metadata': {'k': 'v'}}) == [rule('a')]
@@ -452,7 +452,7 @@ ACTION = '/v2/shares/%s/action' % SID
       'lock_visibility': True, 'lock_reason': 'why'}),
 ])
 def test_allow_bodies(extra, version, body):
-    answer = RecordedResponse(200, {'access': dict(rule('new'), access_key='secret')})
+    answer = ScriptedResponse(200, {'access': dict(rule('new'), access_key='secret')})
     client, _session = make_client([expect('POST', ACTION, answer, body={'allow_access': body})],
                                    max_version=version)
     assert AccessAPI(client).allow(SID, dict(want(), **extra)) == rule('new')
@@ -471,12 +471,12 @@ def test_allow_gates(extra, version, needle):
 
 
 def test_an_allow_without_an_access_in_the_answer():
-    client, _session = make_client([expect('POST', ACTION, RecordedResponse(200, {}))])
+    client, _session = make_client([expect('POST', ACTION, ScriptedResponse(200, {}))])
     assert AccessAPI(client).allow(SID, want()) == {}
 
 
 def test_an_allow_refused_for_another_reason_is_raised():
-    refused = RecordedResponse(400, {'badRequest': {'code': 400, 'message': 'Invalid rule'}})
+    refused = ScriptedResponse(400, {'badRequest': {'code': 400, 'message': 'Invalid rule'}})
     client, _session = make_client([expect('POST', ACTION, refused)])
     with pytest.raises(ManilaError) as err:
         AccessAPI(client).allow(SID, want())
@@ -484,7 +484,7 @@ def test_an_allow_refused_for_another_reason_is_raised():
 
 
 def test_an_allow_that_exists_but_cannot_be_found_is_raised():
-    exists = RecordedResponse(400, {'badRequest': {'code': 400, 'message': 'Share access ip:10.0.0.1 exists'}})
+    exists = ScriptedResponse(400, {'badRequest': {'code': 400, 'message': 'Share access ip:10.0.0.1 exists'}})
     client, _session = make_client([expect('POST', ACTION, exists), expect('GET', LIST, listing())])
     with pytest.raises(ManilaError) as err:
         AccessAPI(client).allow(SID, want())
@@ -492,7 +492,7 @@ def test_an_allow_that_exists_but_cannot_be_found_is_raised():
 
 
 def test_a_conflict_that_says_exists_is_not_the_exists_answer():
-    conflict = RecordedResponse(409, {'conflict': {'code': 409, 'message': 'exists'}})
+    conflict = ScriptedResponse(409, {'conflict': {'code': 409, 'message': 'exists'}})
     client, _session = make_client([expect('POST', ACTION, conflict)])
     with pytest.raises(ManilaError) as err:
         AccessAPI(client).allow(SID, want())
@@ -501,8 +501,8 @@ def test_a_conflict_that_says_exists_is_not_the_exists_answer():
 
 def test_deny_bodies_and_the_unrestrict_gate():
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'r1'}}),
-        expect('POST', ACTION, RecordedResponse(202),
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'r1'}}),
+        expect('POST', ACTION, ScriptedResponse(202),
                body={'deny_access': {'access_id': 'r1', 'unrestrict': True}}),
     ], max_version='2.82')
     api = AccessAPI(client)
@@ -519,7 +519,7 @@ def test_deny_bodies_and_the_unrestrict_gate():
     (True, 'Only who placed the lock, or an admin, can remove it.'),
 ])
 def test_a_locked_rule_says_how_to_deny_it(unrestrict, hint):
-    locked = RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'locked'}})
+    locked = ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'locked'}})
     client, _session = make_client([expect('POST', ACTION, locked)])
     with pytest.raises(ManilaError) as err:
         AccessAPI(client).deny(SID, rule('r1'), unrestrict)
@@ -542,14 +542,14 @@ def test_a_lost_deny_looks_at_the_rule_state():
 def test_get_update_level_and_set_metadata():
     client, _session = make_client([
         expect('GET', '/v2/share-access-rules/r1',
-               RecordedResponse(200, {'access': dict(rule('r1'), access_key='k')})),
-        expect('GET', '/v2/share-access-rules/r2', RecordedResponse(404, {'itemNotFound': {
+               ScriptedResponse(200, {'access': dict(rule('r1'), access_key='k')})),
+        expect('GET', '/v2/share-access-rules/r2', ScriptedResponse(404, {'itemNotFound': {
             'code': 404, 'message': 'no'}})),
         expect('PUT', '/v2/share-access-rules/r1',
-               RecordedResponse(200, {'access': dict(rule('r1', level='ro'), access_key='k')}),
+               ScriptedResponse(200, {'access': dict(rule('r1', level='ro'), access_key='k')}),
                body={'update_access': {'access_level': 'ro'}}),
         expect('PUT', '/v2/share-access-rules/r1/metadata',
-               RecordedResponse(200, {'metadata': {'a': 'b'}}), body={'metadata': {'a': 'b'}}),
+               ScriptedResponse(200, {'metadata': {'a': 'b'}}), body={'metadata': {'a': 'b'}}),
     ])
     api = AccessAPI(client)
     assert api.get('r1') == rule('r1')
@@ -572,15 +572,15 @@ def test_lost_level_and_metadata_changes_are_looked_up():
     lost = ksa_exc.ConnectFailure('Connection aborted.')
     client, session = make_client([
         expect('PUT', '/v2/share-access-rules/r1', lost),
-        expect('GET', '/v2/share-access-rules/r1', RecordedResponse(200, {'access': rule('r1', level='rw')})),
-        expect('GET', '/v2/share-access-rules/r1', RecordedResponse(200, {'access': rule('r1', level='ro')})),
+        expect('GET', '/v2/share-access-rules/r1', ScriptedResponse(200, {'access': rule('r1', level='rw')})),
+        expect('GET', '/v2/share-access-rules/r1', ScriptedResponse(200, {'access': rule('r1', level='ro')})),
         expect('PUT', '/v2/share-access-rules/r1/metadata', lost),
         expect('GET', '/v2/share-access-rules/r1',
-               RecordedResponse(200, {'access': rule('r1', metadata={'a': 'x', 'b': 'c'})})),
+               ScriptedResponse(200, {'access': rule('r1', metadata={'a': 'x', 'b': 'c'})})),
         expect('GET', '/v2/share-access-rules/r1',
-               RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'gone'}})),
+               ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'gone'}})),
         expect('GET', '/v2/share-access-rules/r1',
-               RecordedResponse(200, {'access': rule('r1', metadata={'a': 'b', 'b': 'c'})})),
+               ScriptedResponse(200, {'access': rule('r1', metadata={'a': 'b', 'b': 'c'})})),
     ], clock=FakeClock())
     api = AccessAPI(client)
     assert api.update_level('r1', 'ro')['access_level'] == 'ro'
@@ -598,16 +598,16 @@ def test_send_plan_and_replacements_in_order():
     allow7 = {'allow_access': {'access_type': 'ip', 'access_to': '10.0.0.7', 'access_level': 'rw'}}
     allow5 = {'allow_access': {'access_type': 'ip', 'access_to': '10.0.0.5', 'access_level': 'rw'}}
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(200, {'access': rule('n7')}), body=allow7),
-        expect('PUT', '/v2/share-access-rules/u', RecordedResponse(200, {'access': rule('u')}),
+        expect('POST', ACTION, ScriptedResponse(200, {'access': rule('n7')}), body=allow7),
+        expect('PUT', '/v2/share-access-rules/u', ScriptedResponse(200, {'access': rule('u')}),
                body={'update_access': {'access_level': 'ro'}}),
-        expect('PUT', '/v2/share-access-rules/m/metadata', RecordedResponse(200, {}),
+        expect('PUT', '/v2/share-access-rules/m/metadata', ScriptedResponse(200, {}),
                body={'metadata': {'a': 'b'}}),
-        expect('POST', ACTION, RecordedResponse(202),
+        expect('POST', ACTION, ScriptedResponse(202),
                body={'deny_access': {'access_id': 'rp', 'unrestrict': True}}),
-        expect('POST', ACTION, RecordedResponse(202),
+        expect('POST', ACTION, ScriptedResponse(202),
                body={'deny_access': {'access_id': 'rm', 'unrestrict': True}}),
-        expect('POST', ACTION, RecordedResponse(200, {'access': rule('n5')}), body=allow5),
+        expect('POST', ACTION, ScriptedResponse(200, {'access': rule('n5')}), body=allow5),
     ])
     api = AccessAPI(client)
     assert api.send_plan(SID, plan, unrestrict=True) == (['n7', 'u'], ['rp', 'rm'])
@@ -625,13 +625,13 @@ def test_send_plan_paces_each_write_that_makes_manila_sync():
     plan.replace = [(rule('rp', state='error'), want(access_to='10.0.0.5'))]
     plan.remove = [rule('rm')]
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(200, {'access': rule('n7')})),
-        expect('POST', ACTION, RecordedResponse(200, {'access': rule('n8')})),
-        expect('PUT', '/v2/share-access-rules/u', RecordedResponse(200, {'access': rule('u')})),
-        expect('PUT', '/v2/share-access-rules/m/metadata', RecordedResponse(200, {})),
-        expect('POST', ACTION, RecordedResponse(202)),
-        expect('POST', ACTION, RecordedResponse(202)),
-        expect('POST', ACTION, RecordedResponse(200, {'access': rule('n5')})),
+        expect('POST', ACTION, ScriptedResponse(200, {'access': rule('n7')})),
+        expect('POST', ACTION, ScriptedResponse(200, {'access': rule('n8')})),
+        expect('PUT', '/v2/share-access-rules/u', ScriptedResponse(200, {'access': rule('u')})),
+        expect('PUT', '/v2/share-access-rules/m/metadata', ScriptedResponse(200, {})),
+        expect('POST', ACTION, ScriptedResponse(202)),
+        expect('POST', ACTION, ScriptedResponse(202)),
+        expect('POST', ACTION, ScriptedResponse(200, {'access': rule('n5')})),
     ])
     order = []
 
@@ -657,9 +657,9 @@ def test_send_plan_paces_each_write_that_makes_manila_sync():
 def test_pacer_waits_for_the_write_before():
     clock = FakeClock()
     client, session = make_client([
-        expect('GET', '/v2/shares/' + SID, RecordedResponse(200, {'share': {
+        expect('GET', '/v2/shares/' + SID, ScriptedResponse(200, {'share': {
             'id': SID, 'access_rules_status': 'syncing'}})),
-        expect('GET', '/v2/shares/' + SID, RecordedResponse(200, {'share': {
+        expect('GET', '/v2/shares/' + SID, ScriptedResponse(200, {'share': {
             'id': SID, 'access_rules_status': 'active'}})),
     ], clock=clock)
     api = AccessAPI(client, timeout=60)
@@ -678,7 +678,7 @@ def test_pacer_waits_for_the_write_before():
 def test_pacer_waits_before_the_first_write_on_a_syncing_share():
     for status in ('syncing', None):
         client, session = make_client([
-            expect('GET', '/v2/shares/' + SID, RecordedResponse(200, {'share': {
+            expect('GET', '/v2/shares/' + SID, ScriptedResponse(200, {'share': {
                 'id': SID, 'access_rules_status': 'active'}}))], clock=FakeClock())
         pace = AccessAPI(client).pacer({'id': SID, 'access_rules_status': status},
                                        lambda share_id: client.get('shares/' + share_id)['share'])
@@ -690,7 +690,7 @@ def test_settle_twins_without_wait():
     twins = [rule('old', created_at='2026-01-01T00:00:00'), rule('mine', created_at='2026-01-01T00:00:01'),
              rule('alone', access_to='10.0.0.2')]
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
         expect('GET', LIST, listing(twins[0], twins[2])),
     ])
     rules, kept = AccessAPI(client).settle_twins(SID, ['mine', 'alone', 'unknown'], twins, wait=False)
@@ -737,7 +737,7 @@ def test_send_plan_does_not_unrestrict_unless_asked():
     plan = Plan()
     plan.remove = [rule('rm')]
     client, _session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'rm'}})])
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'rm'}})])
     assert AccessAPI(client).send_plan(SID, plan) == ([], ['rm'])
 
 
@@ -747,7 +747,7 @@ def test_settle_twins_loser_waits_for_its_twin_to_go():
     mine = rule('mine', created_at='2026-01-01T00:00:01')
     going = rule('going', created_at='2025-01-01T00:00:00', state='denying')
     client, _session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
         expect('GET', LIST, listing(old, dict(mine, state='denying'))),
         expect('GET', LIST, listing(old)),
     ], clock=clock)
@@ -776,7 +776,7 @@ def test_settle_twins_keeper_gives_up_waiting_with_a_warning(timeout, waited):
     theirs = [rule('t2', created_at='2026-01-01T00:00:02'), rule('t1', created_at='2026-01-01T00:00:01')]
     polls = [expect('GET', LIST, listing(mine, *theirs)) for _i in range(polls_within(waited))]
     client, _session = make_client(polls + [
-        expect('GET', MESSAGES, RecordedResponse(200, {'messages': []})),
+        expect('GET', MESSAGES, ScriptedResponse(200, {'messages': []})),
         expect('GET', LIST, listing(mine, theirs[0])),
     ], clock=clock)
     rules, kept = AccessAPI(client, timeout=timeout).settle_twins(SID, ['mine'], [mine] + theirs)
@@ -795,7 +795,7 @@ def test_wait_rules_failure_words(failed, words):
     client, _session = make_client([
         expect('GET', LIST, listing(*rules)),
         expect('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SID,
-               RecordedResponse(200, {'messages': []})),
+               ScriptedResponse(200, {'messages': []})),
     ])
     with pytest.raises(WaitFailed) as err:
         AccessAPI(client).wait_rules(SID, touched=failed)
@@ -809,7 +809,7 @@ def test_wait_rules_timeout_says_what_is_pending():
     clock = FakeClock()
     client, _session = make_client([expect('GET', LIST, listing(rule('a', state='queued_to_apply')))
                                     for _i in range(polls_within(1))]
-                                   + [expect('GET', MESSAGES, RecordedResponse(200, {'messages': []}))],
+                                   + [expect('GET', MESSAGES, ScriptedResponse(200, {'messages': []}))],
                                    clock=clock)
     with pytest.raises(WaitTimeout) as err:
         AccessAPI(client, timeout=1).wait_rules(SID, touched=['a'], what='The rules')
@@ -847,7 +847,7 @@ def test_settle_twins_goes_on_after_a_rule_it_keeps():
     their_old = rule('o', access_to='10.0.0.2', created_at='2026-01-01T00:00:00')
     mine_new = rule('m', access_to='10.0.0.2', created_at='2026-01-01T00:00:05')
     client, _session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'm'}}),
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'm'}}),
         expect('GET', LIST, listing(mine_old, theirs_new, their_old)),
     ])
     rules, kept = AccessAPI(client).settle_twins(SID, ['k', 'm'], [mine_old, theirs_new, their_old, mine_new],
@@ -860,7 +860,7 @@ def test_settle_twins_waits_for_the_kept_rule_to_be_active():
     old = rule('old', created_at='2026-01-01T00:00:00', state='queued_to_apply')
     mine = rule('mine', created_at='2026-01-01T00:00:01')
     client, _session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
+        expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'mine'}}),
         expect('GET', LIST, listing(old)),
         expect('GET', LIST, listing(dict(old, state='active'))),
     ], clock=clock)

@@ -25,9 +25,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     UnsupportedFeature,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import looks_like_uuid
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    RecordedSession,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
+    ScriptedSession,
     expect,
     make_client,
     versions_document,
@@ -52,7 +52,7 @@ def test_negotiation_takes_the_lowest_of_known_server_and_cap(server_max, cap, e
 
 
 def test_negotiation_happens_once_per_client():
-    client, session = make_client([('GET', '/v2/shares/detail', RecordedResponse(200, {'shares': []}))])
+    client, session = make_client([('GET', '/v2/shares/detail', ScriptedResponse(200, {'shares': []}))])
     client.get('shares/detail')
     client.negotiate()
     assert session.requests() == ['GET /', 'GET /v2/shares/detail']
@@ -71,7 +71,7 @@ def test_cap_below_supported_fails_clearly():
 
 
 def test_server_without_microversions_fails_clearly():
-    session = RecordedSession([expect('GET', '/', RecordedResponse(200, {'versions': [
+    session = ScriptedSession([expect('GET', '/', ScriptedResponse(200, {'versions': [
         {'id': 'v2.0', 'status': 'CURRENT', 'version': '', 'min_version': ''}]}),
         version=None, authenticated=False)])
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2')
@@ -93,11 +93,11 @@ def test_versions_document_url_keeps_path_prefix(endpoint, expected):
 
 
 def test_endpoint_without_version_uses_versions_document_link():
-    session = RecordedSession([
+    session = ScriptedSession([
         expect('GET', 'https://cloud.example/share/', versions_document(
             '2.99', base='https://cloud.example/share'), version=None, authenticated=False),
         expect('GET', 'https://cloud.example/share/v2/shares/detail',
-               RecordedResponse(200, {'shares': []}), version='2.99'),
+               ScriptedResponse(200, {'shares': []}), version='2.99'),
     ])
     client = ManilaClient(session, 'https://cloud.example/share')
     client.get('shares/detail')
@@ -105,7 +105,7 @@ def test_endpoint_without_version_uses_versions_document_link():
 
 
 def test_every_request_carries_the_negotiated_version():
-    client, session = make_client([('GET', '/v2/shares/abc', RecordedResponse(200, {'share': {'id': 'abc'}}))],
+    client, session = make_client([('GET', '/v2/shares/abc', ScriptedResponse(200, {'share': {'id': 'abc'}}))],
                                   max_version='2.65')
     client.get('shares/abc')
     headers = session.calls[1].headers
@@ -115,7 +115,7 @@ def test_every_request_carries_the_negotiated_version():
 
 @pytest.mark.parametrize('server_max, experimental', [('2.95', True), ('2.96', False), ('2.29', True)])
 def test_experimental_header_only_where_needed(server_max, experimental):
-    client, session = make_client([expect('POST', '/v2/shares/abc/action', RecordedResponse(202),
+    client, session = make_client([expect('POST', '/v2/shares/abc/action', ScriptedResponse(202),
                                           experimental=experimental)],
                                   max_version=server_max)
     client.action('shares/abc', 'migration_cancel', None, feature='migration')
@@ -139,7 +139,7 @@ def test_feature_refused_because_of_the_cap_says_so():
 
 def test_manila_error_body_becomes_one_exception():
     body = {'itemNotFound': {'code': 404, 'message': 'Share abc could not be found.'}}
-    client, _session = make_client([('GET', '/v2/shares/abc', RecordedResponse(
+    client, _session = make_client([('GET', '/v2/shares/abc', ScriptedResponse(
         404, body, {'x-openstack-request-id': 'req-123'}))])
     with pytest.raises(NotFound) as err:
         client.get('shares/abc')
@@ -151,16 +151,16 @@ def test_manila_error_body_becomes_one_exception():
 
 def test_safe_reads_are_retried_on_5xx_and_connection_errors():
     client, session = make_client([
-        ('GET', '/v2/shares/abc', RecordedResponse(503, {'serviceUnavailable': {'message': 'busy'}})),
+        ('GET', '/v2/shares/abc', ScriptedResponse(503, {'serviceUnavailable': {'message': 'busy'}})),
         ('GET', '/v2/shares/abc', ksa_exc.ConnectFailure('refused')),
-        ('GET', '/v2/shares/abc', RecordedResponse(200, {'share': {'id': 'abc'}})),
+        ('GET', '/v2/shares/abc', ScriptedResponse(200, {'share': {'id': 'abc'}})),
     ])
     assert client.get('shares/abc') == {'share': {'id': 'abc'}}
     assert len(session.calls) == 4
 
 
 def test_reads_give_up_after_the_retries():
-    client, session = make_client([('GET', '/v2/shares/abc', RecordedResponse(503, {'serviceUnavailable': {'message': 'busy'}}))] * 4)
+    client, session = make_client([('GET', '/v2/shares/abc', ScriptedResponse(503, {'serviceUnavailable': {'message': 'busy'}}))] * 4)
     with pytest.raises(ManilaError) as err:
         client.get('shares/abc')
     assert err.value.status == 503
@@ -168,7 +168,7 @@ def test_reads_give_up_after_the_retries():
 
 
 def test_writes_are_never_retried():
-    client, session = make_client([('POST', '/v2/shares', RecordedResponse(503, {'serviceUnavailable': {'message': 'busy'}}))])
+    client, session = make_client([('POST', '/v2/shares', ScriptedResponse(503, {'serviceUnavailable': {'message': 'busy'}}))])
     with pytest.raises(ManilaError):
         client.post('shares', {'share': {}})
     assert len(session.calls) == 2

@@ -34,10 +34,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     UnsupportedFeature,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import APIVersion
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
-    RecordedSession,
+    ScriptedResponse,
+    ScriptedSession,
     expect,
     make_client,
     versions_document,
@@ -56,7 +56,7 @@ class Headers(object):
 
 
 def error(status, message='injected', headers=None):
-    return RecordedResponse(status, {'badRequest': {'code': status, 'message': message}},
+    return ScriptedResponse(status, {'badRequest': {'code': status, 'message': message}},
                             headers=headers)
 
 
@@ -233,7 +233,7 @@ def test_negotiate_cap_just_below_the_minimum():
 
 
 def test_a_bad_cap_is_a_configuration_error():
-    session = RecordedSession([versions_exchange('2.99')])
+    session = ScriptedSession([versions_exchange('2.99')])
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap='two')
     with pytest.raises(ConfigurationError) as err:
         client.negotiate()
@@ -243,7 +243,7 @@ def test_a_bad_cap_is_a_configuration_error():
 @pytest.mark.parametrize('status', [200, 300])
 def test_the_versions_document_may_be_200_or_300(status):
     doc = versions_document('2.70')
-    session = RecordedSession([expect('GET', '/', RecordedResponse(status, doc.json()),
+    session = ScriptedSession([expect('GET', '/', ScriptedResponse(status, doc.json()),
                                       version=None, authenticated=False)])
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2')
     assert client.negotiate() == APIVersion('2.70')
@@ -252,7 +252,7 @@ def test_the_versions_document_may_be_200_or_300(status):
 
 
 def test_a_versions_document_error_is_raised():
-    session = RecordedSession([expect('GET', '/', error(404), version=None,
+    session = ScriptedSession([expect('GET', '/', error(404), version=None,
                                       authenticated=False)])
     with pytest.raises(ManilaError) as err:
         ManilaClient(session, 'http://127.0.0.1:8786/v2').negotiate()
@@ -260,8 +260,8 @@ def test_a_versions_document_error_is_raised():
 
 
 def test_a_versions_document_that_is_not_json():
-    response = RecordedResponse(300)
-    session = RecordedSession([expect('GET', '/', response, version=None, authenticated=False)])
+    response = ScriptedResponse(300)
+    session = ScriptedSession([expect('GET', '/', response, version=None, authenticated=False)])
     with pytest.raises(ConfigurationError) as err:
         ManilaClient(session, 'http://127.0.0.1:8786/v2').negotiate()
     assert 'http://127.0.0.1:8786/' in str(err.value)
@@ -282,7 +282,7 @@ def test_the_api_base(endpoint, link, base):
 
 def test_negotiation_uses_no_token_and_later_requests_do():
     client, session = make_client([
-        expect('GET', '/v2/shares', RecordedResponse(200, {'shares': []}))])
+        expect('GET', '/v2/shares', ScriptedResponse(200, {'shares': []}))])
     client.get('shares')
     assert session.calls[0].authenticated is False and session.calls[1].authenticated is True
 
@@ -315,9 +315,9 @@ def test_require_says_when_the_cap_is_the_reason():
 
 def test_queries_drop_none_and_keep_order():
     client, _session = make_client([
-        expect('GET', '/v2/shares?b=2&a=x+y', RecordedResponse(200, {})),
-        expect('GET', '/v2/shares', RecordedResponse(200, {})),
-        expect('GET', '/v2/shares', RecordedResponse(200, {})),
+        expect('GET', '/v2/shares?b=2&a=x+y', ScriptedResponse(200, {})),
+        expect('GET', '/v2/shares', ScriptedResponse(200, {})),
+        expect('GET', '/v2/shares', ScriptedResponse(200, {})),
     ])
     client.get('/shares', query={'b': 2, 'c': None, 'a': 'x y'})
     client.get('shares', query={'c': None})
@@ -326,10 +326,10 @@ def test_queries_drop_none_and_keep_order():
 
 def test_request_headers_and_body():
     client, session = make_client([
-        expect('POST', '/v2/shares', RecordedResponse(202, {'share': {'id': 'x'}}),
+        expect('POST', '/v2/shares', ScriptedResponse(202, {'share': {'id': 'x'}}),
                body={'share': {'size': 1}}),
-        expect('PUT', '/v2/shares/x', RecordedResponse(200, {'share': {}}), body={'a': 1}),
-        expect('DELETE', '/v2/shares/x', RecordedResponse(202)),
+        expect('PUT', '/v2/shares/x', ScriptedResponse(200, {'share': {}}), body={'a': 1}),
+        expect('DELETE', '/v2/shares/x', ScriptedResponse(202)),
     ])
     assert client.post('shares', {'share': {'size': 1}}) == {'share': {'id': 'x'}}
     assert client.put('shares/x', {'a': 1}) == {'share': {}}
@@ -342,8 +342,8 @@ def test_request_headers_and_body():
 
 def test_an_action_posts_to_the_action_path():
     client, session = make_client([
-        expect('POST', '/v2/shares/x/action', RecordedResponse(202), body={'extend': {'new_size': 2}}),
-        expect('POST', '/v2/shares/x/action', RecordedResponse(200, {'access_list': []}),
+        expect('POST', '/v2/shares/x/action', ScriptedResponse(202), body={'extend': {'new_size': 2}}),
+        expect('POST', '/v2/shares/x/action', ScriptedResponse(200, {'access_list': []}),
                body={'access_list': None}),
     ], check_mode=False)
     assert client.action('shares/x/', 'extend', {'new_size': 2}) == {}
@@ -352,8 +352,8 @@ def test_an_action_posts_to_the_action_path():
 
 def test_check_mode_allows_reads_and_read_only_actions_only():
     client, session = make_client([
-        expect('GET', '/v2/shares', RecordedResponse(200, {'shares': []})),
-        expect('POST', '/v2/shares/x/action', RecordedResponse(200, {'access_list': []})),
+        expect('GET', '/v2/shares', ScriptedResponse(200, {'shares': []})),
+        expect('POST', '/v2/shares/x/action', ScriptedResponse(200, {'access_list': []})),
     ], check_mode=True)
     client.get('shares')
     client.action('shares/x', 'access_list', read_only=True)
@@ -367,14 +367,14 @@ def test_check_mode_allows_reads_and_read_only_actions_only():
 
 @pytest.mark.parametrize('status', [200, 201, 202, 204])
 def test_success_statuses(status):
-    client, _session = make_client([expect('POST', '/v2/x', RecordedResponse(status, {'a': 1}))])
+    client, _session = make_client([expect('POST', '/v2/x', ScriptedResponse(status, {'a': 1}))])
     assert client.post('x', {}) == ({} if status == 204 else {'a': 1})
 
 
 def test_a_status_outside_ok_is_an_error_and_ok_can_be_widened():
     client, _session = make_client([
-        expect('GET', '/v2/x', RecordedResponse(300, {'a': 1})),
-        expect('GET', '/v2/x', RecordedResponse(300, {'a': 1})),
+        expect('GET', '/v2/x', ScriptedResponse(300, {'a': 1})),
+        expect('GET', '/v2/x', ScriptedResponse(300, {'a': 1})),
     ])
     with pytest.raises(ManilaError) as err:
         client.get('x')
@@ -383,16 +383,16 @@ def test_a_status_outside_ok_is_an_error_and_ok_can_be_widened():
 
 
 def test_an_empty_or_unreadable_body_is_an_empty_dict():
-    empty = RecordedResponse(200)
+    empty = ScriptedResponse(200)
     client, _session = make_client([expect('GET', '/v2/x', empty)])
     assert client.get('x') == {}
 
-    class NotJSON(RecordedResponse):
+    class NotJSON(ScriptedResponse):
         def json(self):
             raise ValueError('no')
     client, _session = make_client([expect('GET', '/v2/z', NotJSON(200, {'a': 1}))])
     assert client.get('z') == {}
-    client, _session = make_client([expect('GET', '/v2/y', RecordedResponse(200, {'a': 1}))])
+    client, _session = make_client([expect('GET', '/v2/y', ScriptedResponse(200, {'a': 1}))])
     assert client.get('y') == {'a': 1}
 
 
@@ -412,7 +412,7 @@ def test_a_feature_call_is_checked_before_anything_is_sent():
 
 
 def test_experimental_header_passes_through_every_verb():
-    exchanges = [expect(m, '/v2/x' + ('/action' if a else ''), RecordedResponse(200, {}),
+    exchanges = [expect(m, '/v2/x' + ('/action' if a else ''), ScriptedResponse(200, {}),
                         experimental=True)
                  for m, a in (('GET', 0), ('POST', 0), ('PUT', 0), ('DELETE', 0), ('POST', 1))]
     client, _session = make_client(exchanges, max_version='2.95')
@@ -430,7 +430,7 @@ def test_each_retriable_read_status_is_retried(status):
     clock = FakeClock()
     client, _session = make_client([
         expect('GET', '/v2/x', error(status)),
-        expect('GET', '/v2/x', RecordedResponse(200, {'ok': 1})),
+        expect('GET', '/v2/x', ScriptedResponse(200, {'ok': 1})),
     ], clock=clock)
     assert client.get('x') == {'ok': 1}
     assert clock.sleeps == [0.5]
@@ -459,7 +459,7 @@ def test_retry_after_sets_the_pause_with_a_floor():
         expect('GET', '/v2/x', error(503, headers={'Retry-After': '5'})),
         expect('GET', '/v2/x', error(429, headers={'Retry-After': '0'})),
         expect('GET', '/v2/x', error(500, headers={'Retry-After': '9'})),
-        expect('GET', '/v2/x', RecordedResponse(200, {})),
+        expect('GET', '/v2/x', ScriptedResponse(200, {})),
     ], clock=clock)
     client.get('x')
     # 500 is retried, but its Retry-After is not read; the backoff doubles every time
@@ -480,7 +480,7 @@ def test_a_write_that_never_left_is_retried_and_one_that_left_is_lost():
     clock = FakeClock()
     client, session = make_client([
         expect('POST', '/v2/x', REFUSED),
-        expect('POST', '/v2/x', RecordedResponse(202, {'a': 1})),
+        expect('POST', '/v2/x', ScriptedResponse(202, {'a': 1})),
         expect('DELETE', '/v2/x', LOST),
     ], clock=clock)
     assert client.post('x', {}) == {'a': 1}
@@ -647,7 +647,7 @@ def test_a_retry_after_of_exactly_the_maximum_is_waited_for():
     clock = FakeClock()
     client, _session = make_client([
         expect('GET', '/v2/x', error(503, headers={'Retry-After': '60'})),
-        expect('GET', '/v2/x', RecordedResponse(200, {})),
+        expect('GET', '/v2/x', ScriptedResponse(200, {})),
     ], clock=clock)
     client.get('x')
     assert clock.sleeps == [60.0]
@@ -655,7 +655,7 @@ def test_a_retry_after_of_exactly_the_maximum_is_waited_for():
 
 def test_an_endpoint_without_a_version_follows_the_self_link():
     doc = versions_document('2.70', base='http://127.0.0.1:8786/manila')
-    session = RecordedSession([expect('GET', '/', doc, version=None, authenticated=False)])
+    session = ScriptedSession([expect('GET', '/', doc, version=None, authenticated=False)])
     client = ManilaClient(session, 'http://127.0.0.1:8786')
     client.negotiate()
     assert client.base_url == 'http://127.0.0.1:8786/manila/v2'

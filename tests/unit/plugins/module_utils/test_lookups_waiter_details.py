@@ -30,9 +30,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     wait_for_status,
     wait_until,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -42,11 +42,11 @@ UTC = datetime.timezone.utc
 
 
 def ok(body):
-    return RecordedResponse(200, body)
+    return ScriptedResponse(200, body)
 
 
 def missing():
-    return RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'no'}})
+    return ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'no'}})
 
 
 # -- kinds -----------------------------------------------------------------------------------
@@ -403,7 +403,7 @@ def test_list_pools_paths_and_filters():
     client, _session = make_client([
         expect('GET', '/v2/scheduler-stats/pools/detail?host=h&share_type=t', ok({'pools': [1]})),
         expect('GET', '/v2/scheduler-stats/pools', ok({})),
-        expect('GET', '/v2/scheduler-stats/pools/detail', RecordedResponse(403, {
+        expect('GET', '/v2/scheduler-stats/pools/detail', ScriptedResponse(403, {
             'forbidden': {'code': 403, 'message': 'policy'}})),
     ])
     assert lookups.list_pools(client, host='h', share_type='t') == [1]

@@ -43,8 +43,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.lookups import (
     parse_pool_name,
     require_pool,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -198,7 +198,7 @@ def test_exact_filter_is_anchored_and_escaped():
     assert exact('a.b') == r'a\.b$'
 
 
-# -- recorded HTTP: what the real cloud cannot show -------------------------------------
+# -- scripted HTTP: what the real cloud cannot show -------------------------------------
 
 ACTION = '/v2/shares/%s/action' % SID
 PROGRESS = '/v2/shares/%s/migration-progress' % SID
@@ -207,17 +207,17 @@ MESSAGES = '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=
 
 
 def progress(task_state, total):
-    return RecordedResponse(200, {'total_progress': total, 'task_state': task_state,
+    return ScriptedResponse(200, {'total_progress': total, 'task_state': task_state,
                                   'details': {}})
 
 
 def test_host_assisted_migration_runs_through_data_copying():
     client, session = make_client([
-        ('POST', ACTION, RecordedResponse(202)),
+        ('POST', ACTION, ScriptedResponse(202)),
         ('GET', PROGRESS, progress('data_copying_starting', 0)),
         ('GET', PROGRESS, progress('data_copying_in_progress', 40)),
         ('GET', PROGRESS, progress('data_copying_completed', 100)),
-        ('POST', ACTION, RecordedResponse(202)),
+        ('POST', ACTION, ScriptedResponse(202)),
         ('GET', PROGRESS, progress('migration_completing', 100)),
         ('GET', PROGRESS, progress('migration_success', 100)),
     ])
@@ -239,8 +239,8 @@ def test_scheduler_refusal_after_the_202_fails_with_task_state_and_messages():
     client, session = make_client([
         ('GET', PROGRESS, progress('migration_starting', 0)),
         ('GET', PROGRESS, progress('migration_error', 100)),
-        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_error')})),
-        ('GET', MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share('migration_error')})),
+        ('GET', MESSAGES, ScriptedResponse(200, {'messages': [
             {'user_message': 'migration: No storage could be allocated.'}]})),
     ])
     api = MigrationAPI(client, timeout=60)
@@ -260,9 +260,9 @@ def test_completion_failure_leaves_instances_in_error_and_says_so():
         ('GET', PROGRESS, progress('migration_driver_in_progress', 60)),
         ('GET', PROGRESS, progress('migration_completing', 100)),
         ('GET', PROGRESS, progress('migration_error', 100)),
-        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share(
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share(
             'migration_error', status='error')})),
-        ('GET', MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', MESSAGES, ScriptedResponse(200, {'messages': [
             {'user_message': 'complete migration: driver failed.'}]})),
     ])
     api = MigrationAPI(client, timeout=60)
@@ -306,9 +306,9 @@ def test_progress_action_is_allowed_in_check_mode():
 
 def test_progress_400_means_none_and_the_wait_reads_the_share():
     client, session = make_client([
-        ('GET', PROGRESS, RecordedResponse(400, {'badRequest': {
+        ('GET', PROGRESS, ScriptedResponse(400, {'badRequest': {
             'code': 400, 'message': 'cannot be obtained at this moment'}})),
-        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share(
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share(
             'migration_driver_phase1_done', status='migrating')})),
     ])
     api = MigrationAPI(client, timeout=60)
@@ -318,7 +318,7 @@ def test_progress_400_means_none_and_the_wait_reads_the_share():
 
 @pytest.mark.parametrize('call', ['start', 'complete', 'cancel', 'instances', 'progress'])
 def test_member_gets_admin_only_message(call):
-    forbidden = RecordedResponse(403, {'forbidden': {
+    forbidden = ScriptedResponse(403, {'forbidden': {
         'code': 403, 'message': 'Policy doesn\'t allow share:migration.'}})
     method, path = {'instances': ('GET', SHARE_PATH + '/instances'),
                     'progress': ('GET', PROGRESS)}.get(call, ('POST', ACTION))
@@ -333,7 +333,7 @@ def test_member_gets_admin_only_message(call):
 
 def test_destination_is_the_migrating_to_instance():
     client, session = make_client([
-        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
+        ('GET', SHARE_PATH + '/instances', ScriptedResponse(200, {'share_instances': [
             {'id': 'i1', 'status': 'migrating', 'host': ALPHA},
             {'id': 'i2', 'status': 'migrating_to', 'host': BETA}]})),
     ])
@@ -343,8 +343,8 @@ def test_destination_is_the_migrating_to_instance():
 def test_unknown_pool_lists_the_known_ones():
     client, session = make_client([
         ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=gamma%24&pool=fake_pool_for_GAMMA%24',
-         RecordedResponse(200, {'pools': []})),
-        ('GET', '/v2/scheduler-stats/pools', RecordedResponse(200, {'pools': [
+         ScriptedResponse(200, {'pools': []})),
+        ('GET', '/v2/scheduler-stats/pools', ScriptedResponse(200, {'pools': [
             {'name': ALPHA}, {'name': BETA}]})),
     ])
     with pytest.raises(InvalidInput) as err:
@@ -369,7 +369,7 @@ def test_a_member_is_told_migration_is_admin_only_before_any_write():
     member_view = dict(share())
     del member_view['host']
     client, session = make_client([
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [member_view]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [member_view]})),
     ])
     with pytest.raises(CannotConverge) as err:
         Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare()
@@ -378,16 +378,16 @@ def test_a_member_is_told_migration_is_admin_only_before_any_write():
 
 def test_the_runner_starts_waits_and_cuts_over():
     client, session = make_client([
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [
             {'id': TYPE_ID, 'name': 'beta'}, {'id': 'other', 'name': 'alpha'}]})),
         ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
-         RecordedResponse(200, {'pools': [{'name': BETA}]})),
-        ('POST', ACTION, RecordedResponse(202)),
+         ScriptedResponse(200, {'pools': [{'name': BETA}]})),
+        ('POST', ACTION, ScriptedResponse(202)),
         ('GET', PROGRESS, progress('migration_driver_phase1_done', 100)),
-        ('POST', ACTION, RecordedResponse(202)),
+        ('POST', ACTION, ScriptedResponse(202)),
         ('GET', PROGRESS, progress('migration_success', 100)),
-        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_success', host=BETA)})),
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share('migration_success', host=BETA)})),
     ])
     migration = Migration(client, 'data', 'completed', BETA, new_share_type='beta',
                           flags=resolve_flags({}))
@@ -403,13 +403,13 @@ def test_the_runner_starts_waits_and_cuts_over():
 
 def test_without_waiting_only_the_first_write_is_sent():
     client, session = make_client([
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share()]})),
         ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
-         RecordedResponse(200, {'pools': [{'name': BETA}]})),
-        ('POST', ACTION, RecordedResponse(202)),
-        ('GET', SHARE_PATH, RecordedResponse(200, {'share': share('migration_driver_starting',
+         ScriptedResponse(200, {'pools': [{'name': BETA}]})),
+        ('POST', ACTION, ScriptedResponse(202)),
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share('migration_driver_starting',
                                                                   status='migrating')})),
-        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
+        ('GET', SHARE_PATH + '/instances', ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': BETA}]})),
     ])
     migration = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
@@ -420,9 +420,9 @@ def test_without_waiting_only_the_first_write_is_sent():
 
 def test_check_mode_prepares_with_reads_only():
     client, session = make_client([
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share()]})),
         ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
-         RecordedResponse(200, {'pools': [{'name': BETA}]})),
+         ScriptedResponse(200, {'pools': [{'name': BETA}]})),
     ], check_mode=True)
     migration = Migration(client, 'data', 'phase1_done', BETA, flags=resolve_flags({}))
     assert migration.prepare().changes
@@ -433,8 +433,8 @@ def test_check_mode_prepares_with_reads_only():
 def test_a_plan_error_fails_before_any_write_with_the_share_in_the_result():
     in_flight = share('migration_driver_in_progress', status='migrating')
     client, session = make_client([
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [in_flight]})),
-        ('GET', SHARE_PATH + '/instances', RecordedResponse(200, {'share_instances': [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [in_flight]})),
+        ('GET', SHARE_PATH + '/instances', ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': GAMMA}]})),
     ])
     with pytest.raises(CannotConverge) as err:

@@ -32,9 +32,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     summarize,
     validate_request,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -56,20 +56,20 @@ def share(task_state=None, host=ALPHA, status='available', **extra):
 
 
 def got_share(*args, **kwargs):
-    return RecordedResponse(200, {'share': share(*args, **kwargs)})
+    return ScriptedResponse(200, {'share': share(*args, **kwargs)})
 
 
 def progress(task_state, total=50, details=None):
-    return RecordedResponse(200, {'total_progress': total, 'task_state': task_state,
+    return ScriptedResponse(200, {'total_progress': total, 'task_state': task_state,
                                   'details': details})
 
 
 def no_progress():
-    return RecordedResponse(400, {'badRequest': {'code': 400, 'message': 'no migration'}})
+    return ScriptedResponse(400, {'badRequest': {'code': 400, 'message': 'no migration'}})
 
 
 def no_messages():
-    return RecordedResponse(200, {'messages': []})
+    return ScriptedResponse(200, {'messages': []})
 
 
 # -- pure helpers -------------------------------------------------------------------------
@@ -174,11 +174,11 @@ def test_start_body_optional_ids():
 @pytest.mark.parametrize('version,experimental', [('2.95', True), ('2.96', False)])
 def test_each_write_its_body_and_header(version, experimental):
     client, _session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'migration_start': {'host': BETA}},
+        expect('POST', ACTION, ScriptedResponse(202), body={'migration_start': {'host': BETA}},
                experimental=experimental),
-        expect('POST', ACTION, RecordedResponse(202), body={'migration_complete': None},
+        expect('POST', ACTION, ScriptedResponse(202), body={'migration_complete': None},
                experimental=experimental),
-        expect('POST', ACTION, RecordedResponse(202), body={'migration_cancel': None},
+        expect('POST', ACTION, ScriptedResponse(202), body={'migration_cancel': None},
                experimental=experimental),
     ], max_version=version)
     api = MigrationAPI(client)
@@ -212,9 +212,9 @@ def test_a_lost_write_is_seen_in_the_task_state(call, seen_not, seen):
 def test_a_lost_write_of_a_share_that_vanished_is_not_applied():
     client, session = make_client([
         expect('POST', ACTION, LOST),
-        expect('GET', SHARE_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
-        expect('GET', SHARE_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
-        expect('GET', SHARE_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
     ], clock=FakeClock())
     with pytest.raises(ManilaError):
         MigrationAPI(client).complete(SID)
@@ -224,10 +224,10 @@ def test_a_lost_write_of_a_share_that_vanished_is_not_applied():
 
 def test_hosts_from_the_instances():
     client, _session = make_client([
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'available', 'host': 'x'}, {'status': 'migrating_to', 'host': BETA},
             {'status': 'migrating', 'host': ALPHA}]})),
-        expect('GET', INSTANCES, RecordedResponse(200, {})),
+        expect('GET', INSTANCES, ScriptedResponse(200, {})),
     ])
     api = MigrationAPI(client)
     assert api.hosts(SID) == (ALPHA, BETA)
@@ -238,12 +238,12 @@ def test_progress_records_only_real_progress():
     client, _session = make_client([
         expect('GET', PROGRESS, progress('data_copying_in_progress', 40)),
         expect('GET', PROGRESS, progress('data_copying_error', 100)),
-        expect('GET', PROGRESS, RecordedResponse(200, {'task_state': 'x', 'total_progress': None})),
+        expect('GET', PROGRESS, ScriptedResponse(200, {'task_state': 'x', 'total_progress': None})),
         expect('GET', PROGRESS, no_progress()),
-        expect('GET', PROGRESS, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', PROGRESS, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', PROGRESS, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', PROGRESS, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', PROGRESS, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', PROGRESS, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', PROGRESS, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', PROGRESS, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
     ])
     api = MigrationAPI(client)
     assert api.last_progress is None and api.last_seen is None
@@ -324,8 +324,8 @@ def test_the_fetch_falls_back_to_the_share_and_sees_it_vanish():
     client, _session = wait_client(
         expect('GET', PROGRESS, no_progress()),
         expect('GET', SHARE_PATH, got_share('migration_driver_phase1_done', status='migrating')),
-        expect('GET', PROGRESS, RecordedResponse(200, {'task_state': None})),
-        expect('GET', SHARE_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})))
+        expect('GET', PROGRESS, ScriptedResponse(200, {'task_state': None})),
+        expect('GET', SHARE_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})))
     api = MigrationAPI(client, timeout=100)
     assert api._fetch(SID) == {'task_state': 'migration_driver_phase1_done', 'total_progress': None,
                                'details': {}, 'status': 'migrating'}
@@ -369,11 +369,11 @@ def test_wait_available_and_its_error():
 
 def test_explain_reports_progress_and_survives_a_failed_read():
     client, _session = wait_client(
-        expect('GET', SHARE_PATH, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', SHARE_PATH, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', SHARE_PATH, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', SHARE_PATH, RecordedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
-        expect('GET', MESSAGES, RecordedResponse(200, {'messages': [
+        expect('GET', SHARE_PATH, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', SHARE_PATH, ScriptedResponse(500, {'computeFault': {'code': 500, 'message': 'x'}})),
+        expect('GET', MESSAGES, ScriptedResponse(200, {'messages': [
             {'user_message': 'No valid host', 'created_at': '2026'}]})))
     api = MigrationAPI(client)
     api.last_progress = 0
@@ -385,10 +385,10 @@ def test_explain_reports_progress_and_survives_a_failed_read():
 def test_wait_destination_until_manila_names_it():
     client, _session = wait_client(
         expect('GET', SHARE_PATH, got_share('migration_starting', status='migrating')),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}]})),
         expect('GET', SHARE_PATH, got_share('migration_driver_in_progress', status='migrating')),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating_to', 'host': BETA}]})),
     )
     current, source, destination = MigrationAPI(client).wait_destination(share(), 100)
@@ -430,7 +430,7 @@ def test_the_cancel_is_skipped_after_a_final_state(final):
 
 def test_the_runner_cancels_and_waits():
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'migration_cancel': None}),
+        expect('POST', ACTION, ScriptedResponse(202), body={'migration_cancel': None}),
         expect('GET', PROGRESS, progress('migration_cancelled', 0)),
         expect('GET', SHARE_PATH, got_share('migration_cancelled')),
     ], clock=FakeClock())
@@ -486,11 +486,11 @@ def test_prepare_needs_migration_support():
 def test_prepare_finds_the_destination_then_plans():
     starting = share('migration_starting', status='migrating')
     client, session = make_client([
-        expect('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [starting]})),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [starting]})),
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}]})),
         expect('GET', SHARE_PATH, got_share('migration_driver_in_progress', status='migrating')),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': BETA}]})),
     ], clock=FakeClock())
     m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
@@ -513,12 +513,12 @@ def test_the_runner_waits_until_cancellable():
 def test_prepare_resolves_a_new_share_network():
     net = 'cccccccc-0000-0000-0000-000000000003'
     client, session = make_client([
-        expect('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [
+        expect('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [
             share(host=BETA, share_network_id='old')]})),
-        expect('GET', '/v2/share-networks/detail?name=net2', RecordedResponse(200, {'share_networks': [
+        expect('GET', '/v2/share-networks/detail?name=net2', ScriptedResponse(200, {'share_networks': [
             {'id': net, 'name': 'net2'}]})),
         expect('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=beta%24&pool=fake_pool_for_BETA%24',
-               RecordedResponse(200, {'pools': [{'name': BETA}]})),
+               ScriptedResponse(200, {'pools': [{'name': BETA}]})),
     ])
     m = Migration(client, 'data', 'completed', BETA, new_share_network='net2', flags=resolve_flags({}))
     assert m.prepare().action == 'start' and m.network_id == net
@@ -558,7 +558,7 @@ def test_the_plan_in_flight_names_the_share():
 
 def test_without_a_source_instance_the_source_is_the_share_host():
     client, session = make_client([
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating_to', 'host': BETA}]})),
     ])
     m = runner(client)
@@ -573,11 +573,11 @@ def test_without_a_source_instance_the_source_is_the_share_host():
 def test_prepare_compares_the_pool_and_the_new_type(host, share_type, action):
     current = share(host=host, share_type=share_type, share_type_name='x')
     exchanges = [
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [current]})),
-        expect('GET', TYPES, RecordedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [current]})),
+        expect('GET', TYPES, ScriptedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
     ]
     if action == 'start':
-        exchanges.append(expect('GET', BETA_POOL, RecordedResponse(200, {'pools': [{'name': BETA}]})))
+        exchanges.append(expect('GET', BETA_POOL, ScriptedResponse(200, {'pools': [{'name': BETA}]})))
     client, session = make_client(exchanges)
     m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
     assert m.prepare().action == action and m.type_id == 't-1'
@@ -585,7 +585,7 @@ def test_prepare_compares_the_pool_and_the_new_type(host, share_type, action):
 
 def test_prepare_without_a_new_type_or_network_on_the_pool_does_nothing():
     client, session = make_client([
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [share(host=BETA)]})),
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [share(host=BETA)]})),
     ])
     assert Migration(client, 'data', 'completed', BETA, flags=resolve_flags({})).prepare().action == 'nothing'
 
@@ -596,8 +596,8 @@ def test_prepare_without_a_new_type_or_network_on_the_pool_does_nothing():
 ])
 def test_an_unknown_new_type_or_network_names_its_option(option, listing, key):
     client, session = make_client([
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [share()]})),
-        expect('GET', listing, RecordedResponse(200, {key: []})),
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [share()]})),
+        expect('GET', listing, ScriptedResponse(200, {key: []})),
     ])
     m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}), **{option: 'nowhere'})
     with pytest.raises(InvalidInput) as err:
@@ -608,9 +608,9 @@ def test_an_unknown_new_type_or_network_names_its_option(option, listing, key):
 def test_a_migration_that_ended_while_looking_for_its_destination_is_not_started_again():
     # in flight from ALPHA when read; done (the share now on BETA) by the next read
     client, session = make_client([
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [
             share('migration_starting', status='migrating')]})),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}]})),
         expect('GET', SHARE_PATH, got_share('migration_success', host=BETA)),
     ], clock=FakeClock())
@@ -623,11 +623,11 @@ def test_a_migration_that_ended_while_looking_for_its_destination_is_not_started
 def test_a_destination_found_elsewhere_after_waiting_is_an_error():
     starting = share('migration_starting', status='migrating')
     client, session = make_client([
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [starting]})),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [starting]})),
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}]})),
         expect('GET', SHARE_PATH, got_share('migration_driver_in_progress', status='migrating')),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}, {'status': 'migrating_to', 'host': GAMMA}]})),
     ], clock=FakeClock())
     with pytest.raises(CannotConverge) as err:
@@ -642,7 +642,7 @@ def test_a_destination_found_elsewhere_after_waiting_is_an_error():
 def test_waiting_for_a_destination_times_out_with_the_task_state():
     client, session = make_client([
         expect('GET', SHARE_PATH, got_share('migration_starting', status='migrating')),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': ALPHA}]})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
@@ -655,7 +655,7 @@ def test_waiting_for_a_destination_times_out_with_the_task_state():
 def test_the_start_sends_the_new_type_and_network():
     flags = resolve_flags({})
     client, session = make_client([
-        expect('POST', ACTION, RecordedResponse(202), body={'migration_start': dict(
+        expect('POST', ACTION, ScriptedResponse(202), body={'migration_start': dict(
             start_body(BETA, flags), new_share_type_id='t-1', new_share_network_id='n-1')}),
     ])
     m = runner(client, current=share())
@@ -682,13 +682,13 @@ def test_the_summary_reports_the_last_poll_and_the_hosts():
 def test_a_retype_that_failed_while_looking_for_its_destination_is_started_again():
     # a retype on the pool the share is on: in flight when read, failed by the next read
     client, session = make_client([
-        expect('GET', SHARES_BY_NAME, RecordedResponse(200, {'shares': [
+        expect('GET', SHARES_BY_NAME, ScriptedResponse(200, {'shares': [
             share('migration_starting', host=BETA, status='migrating', share_type='t-0')]})),
-        expect('GET', TYPES, RecordedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
-        expect('GET', INSTANCES, RecordedResponse(200, {'share_instances': [
+        expect('GET', TYPES, ScriptedResponse(200, {'share_types': [{'id': 't-1', 'name': 'gold'}]})),
+        expect('GET', INSTANCES, ScriptedResponse(200, {'share_instances': [
             {'status': 'migrating', 'host': BETA}]})),
         expect('GET', SHARE_PATH, got_share('migration_error', host=BETA, share_type='t-0')),
-        expect('GET', BETA_POOL, RecordedResponse(200, {'pools': [{'name': BETA}]})),
+        expect('GET', BETA_POOL, ScriptedResponse(200, {'pools': [{'name': BETA}]})),
     ], clock=FakeClock())
     m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
     assert m.prepare().action == 'start'

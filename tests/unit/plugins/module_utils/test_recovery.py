@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Recovery on recorded HTTP: lost answers, 5xx on writes, Retry-After,
+"""Recovery on scripted HTTP: lost answers, 5xx on writes, Retry-After,
 Keystone retries, races for one name.  The fault matrix (tests/faults) shows
 the same against the real cloud; these pin the exact requests and pauses."""
 
@@ -29,10 +29,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotApplied,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
-    RecordedSession,
+    ScriptedResponse,
+    ScriptedSession,
     make_client,
     versions_exchange,
 )
@@ -53,11 +53,11 @@ def share(share_id=SHARE_ID, status='creating', created='2026-01-01T10:00:00.000
 
 
 def shares(*items):
-    return RecordedResponse(200, {'shares': list(items)})
+    return ScriptedResponse(200, {'shares': list(items)})
 
 
 def error(status, message='injected'):
-    return RecordedResponse(status, {'computeFault': {'code': status, 'message': message}})
+    return ScriptedResponse(status, {'computeFault': {'code': status, 'message': message}})
 
 
 def body(name='data'):
@@ -69,7 +69,7 @@ def body(name='data'):
 def test_a_write_that_never_left_is_sent_again():
     client, session = make_client([
         ('POST', '/v2/shares', REFUSED),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': share()})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': share()})),
     ])
     assert client.post('shares', {'share': body()})['share']['id'] == SHARE_ID
 
@@ -93,7 +93,7 @@ def test_a_read_timeout_on_a_write_is_a_lost_answer_too():
 def test_reads_wait_as_long_as_retry_after_says(status):
     clock = FakeClock()
     client, session = make_client([
-        ('GET', LISTING, RecordedResponse(status, {'overLimit': {'message': 'slow down'}},
+        ('GET', LISTING, ScriptedResponse(status, {'overLimit': {'message': 'slow down'}},
                                           headers={'Retry-After': '7'})),
         ('GET', LISTING, shares()),
     ], clock=clock)
@@ -104,7 +104,7 @@ def test_reads_wait_as_long_as_retry_after_says(status):
 def test_a_retry_after_longer_than_a_task_waits_fails_at_once():
     clock = FakeClock()
     client, session = make_client([
-        ('GET', LISTING, RecordedResponse(503, {'serviceUnavailable': {'message': 'maintenance'}},
+        ('GET', LISTING, ScriptedResponse(503, {'serviceUnavailable': {'message': 'maintenance'}},
                                           headers={'Retry-After': '3600'})),
     ], clock=clock)
     with pytest.raises(ManilaError) as err:
@@ -114,14 +114,14 @@ def test_a_retry_after_longer_than_a_task_waits_fails_at_once():
 
 def test_retry_after_as_an_http_date():
     now = datetime.datetime(2026, 1, 1, 10, 0, 0, tzinfo=datetime.timezone.utc)
-    answer = RecordedResponse(503, {}, headers={'Retry-After': 'Thu, 01 Jan 2026 10:00:12 GMT'})
+    answer = ScriptedResponse(503, {}, headers={'Retry-After': 'Thu, 01 Jan 2026 10:00:12 GMT'})
     assert retry_after(answer, now=now) == 12.0
-    assert retry_after(RecordedResponse(503, {}, headers={'Retry-After': 'soon'})) is None
-    assert retry_after(RecordedResponse(503, {})) is None
+    assert retry_after(ScriptedResponse(503, {}, headers={'Retry-After': 'soon'})) is None
+    assert retry_after(ScriptedResponse(503, {})) is None
 
 
 def test_writes_are_not_retried_on_429():
-    client, session = make_client([('POST', '/v2/shares', RecordedResponse(
+    client, session = make_client([('POST', '/v2/shares', ScriptedResponse(
         429, {'overLimit': {'message': 'slow down'}}, headers={'Retry-After': '1'}))])
     with pytest.raises(ManilaError):
         client.post('shares', {'share': body()})
@@ -129,7 +129,7 @@ def test_writes_are_not_retried_on_429():
 
 
 def test_a_bad_api_version_names_the_option():
-    session = RecordedSession([versions_exchange('2.99')])
+    session = ScriptedSession([versions_exchange('2.99')])
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap='banana')
     with pytest.raises(ConfigurationError) as err:
         client.negotiate()
@@ -180,7 +180,7 @@ def test_create_answered_503_is_looked_up_then_sent_once_more():
     client, session = make_client([
         ('POST', '/v2/shares', error(503)),
         ('GET', LISTING, shares()),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': share()})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': share()})),
     ])
     assert ShareAPI(client).create(body())['id'] == SHARE_ID
     assert 'refused once with HTTP 503' in client.warnings[0]
@@ -228,7 +228,7 @@ def test_when_manila_cannot_be_asked_the_error_says_so():
 def test_lost_delete_of_a_share_that_is_deleting_counts_as_done():
     client, session = make_client([
         ('DELETE', '/v2/shares/' + SHARE_ID, LOST),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share(status='deleting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': share(status='deleting')})),
     ])
     ShareAPI(client).delete(SHARE_ID)
     assert len(session.writes()) == 1
@@ -237,7 +237,7 @@ def test_lost_delete_of_a_share_that_is_deleting_counts_as_done():
 def test_lost_extend_seen_extending_is_not_sent_again():
     client, session = make_client([
         ('POST', '/v2/shares/%s/action' % SHARE_ID, LOST),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share(status='extending')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': share(status='extending')})),
     ])
     ShareAPI(client).resize(SHARE_ID, 2, 1)
     assert len(session.writes()) == 1
@@ -250,8 +250,8 @@ def test_the_newer_namesake_is_deleted_by_its_creator_once_it_is_ready():
     mine = share(SHARE_ID, 'available', '2026-01-01T10:00:00.500000')
     client, session = make_client([
         ('GET', LISTING, shares(older, mine)),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(404, {'itemNotFound': {'message': 'gone'}})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(404, {'itemNotFound': {'message': 'gone'}})),
     ])
     keeper, adopted = ShareAPI(client).settle_namesakes(mine)
     assert keeper['id'] == OTHER_ID and adopted is True
@@ -263,9 +263,9 @@ def test_a_creating_namesake_of_ours_is_waited_for_before_it_is_deleted():
     mine = share(SHARE_ID, 'creating', '2026-01-01T10:00:01.000000')
     client, session = make_client([
         ('GET', LISTING, shares(older, mine)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': mine})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(mine, status='available')})),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': mine})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(mine, status='available')})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
     ])
     keeper, adopted = ShareAPI(client).settle_namesakes(mine, wait=False)
     assert keeper['id'] == OTHER_ID and adopted is True
@@ -322,12 +322,12 @@ def rule(rule_id, state='active', created='2026-01-01T10:00:00.000000', to='10.0
 
 
 def rules(*items):
-    return RecordedResponse(200, {'access_list': list(items)})
+    return ScriptedResponse(200, {'access_list': list(items)})
 
 
 def test_an_allow_that_exists_already_converges_on_that_rule():
     client, session = make_client([
-        ('POST', ACTION, RecordedResponse(400, {'badRequest': {
+        ('POST', ACTION, ScriptedResponse(400, {'badRequest': {
             'code': 400, 'message': 'Share access ip:10.0.0.1 exists.'}})),
         ('GET', RULES, rules(rule('r1', 'queued_to_apply'))),
     ])
@@ -347,7 +347,7 @@ def test_a_lost_allow_is_found_by_type_and_target():
 def test_the_newer_twin_rule_is_denied_by_its_creator():
     older, mine = rule('r1', created='2026-01-01T10:00:00'), rule('r2', created='2026-01-01T10:00:01')
     client, session = make_client([
-        ('POST', ACTION, RecordedResponse(202)),
+        ('POST', ACTION, ScriptedResponse(202)),
         ('GET', RULES, rules(older)),
     ])
     found, kept = AccessAPI(client).settle_twins(SHARE_ID, ['r2'], [older, mine])
@@ -410,7 +410,7 @@ def test_keystone_down_fails_after_the_last_attempt_saying_what_to_do():
 
 def test_the_client_fetches_its_token_with_retries_before_an_authenticated_request():
     clock = FakeClock()
-    session = RecordedSession([versions_exchange('2.99'), ('GET', LISTING, shares())])
+    session = ScriptedSession([versions_exchange('2.99'), ('GET', LISTING, shares())])
     session.auth = object()
     session.get_auth_headers = FlakyKeystone(ksa_exc.ServiceUnavailable())
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
@@ -424,7 +424,7 @@ def test_a_lost_update_seen_applied_returns_the_share_as_manila_has_it():
     renamed = dict(share(status='available'), name='new', description=None, is_public=False)
     client, session = make_client([
         ('PUT', '/v2/shares/' + SHARE_ID, LOST),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': renamed})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': renamed})),
     ])
     result = ShareAPI(client).update(SHARE_ID, {'display_name': 'new', 'display_description': '',
                                                 'is_public': False})

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Recovery of the snapshot, share network, security service and share type
-writes on recorded HTTP: lost answers, 5xx after the resource was made, races
+writes on scripted HTTP: lost answers, 5xx after the resource was made, races
 for one name.  Each test fails when the write goes out without write_once (the
 lost answer or the 5xx would then end the call) or when the create is not
 followed by the namesake check."""
@@ -28,9 +28,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.share_networks imp
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.share_types import ShareTypeAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     make_client,
 )
 
@@ -39,7 +39,7 @@ MINE = 'aaaaaaaa-0000-0000-0000-000000000001'
 OTHER = 'aaaaaaaa-0000-0000-0000-000000000002'
 LOST = ksa_exc.ConnectFailure("Unable to establish connection to http://m/v2/x: "
                               "('Connection aborted.', RemoteDisconnected('Remote end closed'))")
-GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 SNAPSHOTS = '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID
 NETWORKS = '/v2/share-networks/detail?name=net'
 SERVICES = '/v2/security-services/detail?name=ldap'
@@ -47,11 +47,11 @@ TYPES = '/v2/types?is_public=all'
 
 
 def ok(body=None):
-    return RecordedResponse(200, body if body is not None else {})
+    return ScriptedResponse(200, body if body is not None else {})
 
 
 def error(status, message='injected'):
-    return RecordedResponse(status, {'computeFault': {'code': status, 'message': message}})
+    return ScriptedResponse(status, {'computeFault': {'code': status, 'message': message}})
 
 
 def snapshot(snap_id=MINE, status='creating', created='2026-01-01T10:00:00.000000'):
@@ -112,7 +112,7 @@ def test_the_newer_snapshot_namesake_is_deleted_by_its_creator_once_it_rests():
         # Manila deletes no snapshot while it is being created: wait first
         ('GET', '/v2/snapshots/' + MINE, ok({'snapshot': mine})),
         ('GET', '/v2/snapshots/' + MINE, ok({'snapshot': dict(mine, status='available')})),
-        ('DELETE', '/v2/snapshots/' + MINE, RecordedResponse(202)),
+        ('DELETE', '/v2/snapshots/' + MINE, ScriptedResponse(202)),
         ('GET', '/v2/snapshots/' + MINE, GONE),
     ])
     keeper, adopted = SnapshotAPI(client).settle_namesakes(mine)
@@ -194,7 +194,7 @@ def test_the_newer_share_network_namesake_is_deleted_at_once():
     older, mine = network(OTHER), network(MINE, '2026-01-01T10:00:01.000000')
     client, session = make_client([
         ('GET', NETWORKS, networks(older, mine)),
-        ('DELETE', '/v2/share-networks/' + MINE, RecordedResponse(202)),
+        ('DELETE', '/v2/share-networks/' + MINE, ScriptedResponse(202)),
     ])
     keeper, adopted = ShareNetworkAPI(client).settle_namesakes(mine)
     assert keeper['id'] == OTHER and adopted is True
@@ -257,7 +257,7 @@ def test_the_newer_security_service_namesake_is_deleted_at_once():
     older, mine = service(OTHER), service(MINE, '2026-01-01T10:00:01.000000')
     client, session = make_client([
         ('GET', SERVICES, ok({'security_services': [mine, older]})),
-        ('DELETE', '/v2/security-services/' + MINE, RecordedResponse(202)),
+        ('DELETE', '/v2/security-services/' + MINE, ScriptedResponse(202)),
     ])
     keeper, adopted = SecurityServiceAPI(client).settle_namesakes(mine)
     assert keeper['id'] == OTHER and adopted is True
@@ -301,7 +301,7 @@ def test_manila_keeps_one_share_type_per_name_so_a_racing_create_converges_on_it
     # Manila has a unique key on share type names: the second of two racing
     # creates is refused with 409, there are never namesakes to settle.
     client, session = make_client([
-        ('POST', '/v2/types', RecordedResponse(409, {'conflictingRequest': {
+        ('POST', '/v2/types', ScriptedResponse(409, {'conflictingRequest': {
             'code': 409, 'message': 'Share Type gold already exists.'}})),
         ('GET', TYPES, ok({'share_types': [share_type(OTHER)]})),
     ])
@@ -313,7 +313,7 @@ def test_manila_keeps_one_share_type_per_name_so_a_racing_create_converges_on_it
 
 def test_a_409_for_a_type_that_cannot_be_found_is_raised_as_it_is():
     client, session = make_client([
-        ('POST', '/v2/types', RecordedResponse(409, {'conflictingRequest': {
+        ('POST', '/v2/types', ScriptedResponse(409, {'conflictingRequest': {
             'code': 409, 'message': 'Share Type gold already exists.'}})),
         ('GET', TYPES, ok({'share_types': []})),
     ])

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Share networks: the plan's remaining branches (pure functions), what uses a
-network (Usage), and what the API class sends (recorded HTTP)."""
+network (Usage), and what the API class sends (scripted HTTP)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -18,9 +18,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitFailed,
     WaitTimeout,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -166,7 +166,7 @@ SHARES = '/v2/shares/detail?share_network_id=nid&all_tenants=1&with_count=true&l
 
 
 def ok(body):
-    return RecordedResponse(200, body)
+    return ScriptedResponse(200, body)
 
 
 def test_usage_reads_the_servers_once():
@@ -182,7 +182,7 @@ def test_usage_reads_the_servers_once():
                                         ([], False)])
 def test_a_member_sees_the_shares_instead_of_the_servers(shares, has):
     client, session = make_client([
-        expect('GET', SERVERS, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'policy'}})),
+        expect('GET', SERVERS, ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'policy'}})),
         expect('GET', SHARES, ok({'shares': shares, 'count': len(shares)})),
     ])
     usage = sn.Usage(client, 'nid')
@@ -285,7 +285,7 @@ def test_soft_deleted_shares_and_share_groups_are_read_where_the_api_has_them():
     assert usage.share_groups == usage.share_groups == [{'id': 'g1'}]
     # share groups need the experimental header before 2.55; a policy may hide them
     client, session = make_client([
-        expect('GET', groups, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}}),
+        expect('GET', groups, ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}}),
                experimental=True),
     ], max_version='2.54')
     usage = sn.Usage(client, 'nid')
@@ -335,7 +335,7 @@ NET_PATH = '/v2/share-networks/nid'
 
 
 def error(status):
-    return RecordedResponse(status, {'computeFault': {'code': status, 'message': 'busy'}})
+    return ScriptedResponse(status, {'computeFault': {'code': status, 'message': 'busy'}})
 
 
 def test_network_api_create_and_find_by_id():
@@ -354,7 +354,7 @@ def test_network_api_create_and_find_by_id():
 def test_a_deletion_answered_503_is_looked_up_before_sending_again():
     client, session = make_client([
         expect('DELETE', NET_PATH, error(503)),
-        expect('GET', NET_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('GET', NET_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
     ])
     sn.ShareNetworkAPI(client).delete('nid')
     assert len(session.writes()) == 1
@@ -417,7 +417,7 @@ def test_a_replacement_is_one_action_and_needs_2_63():
         expect('POST', ACTION, error(503), body={'update_security_service': {
             'current_service_id': 'cur', 'new_service_id': 'new'}}),
         expect('GET', SERVICES_OF, ok({'security_services': [{'id': 'cur'}]})),
-        expect('POST', ACTION, RecordedResponse(202)),
+        expect('POST', ACTION, ScriptedResponse(202)),
     ], clock=FakeClock())
     sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
     assert len(session.writes()) == 2
@@ -543,7 +543,7 @@ def test_a_replacement_not_seen_whole_is_sent_again(attached):
     client, session = make_client([
         expect('POST', ACTION, error(503)),
         expect('GET', SERVICES_OF, ok({'security_services': [{'id': i} for i in attached]})),
-        expect('POST', ACTION, RecordedResponse(202)),
+        expect('POST', ACTION, ScriptedResponse(202)),
     ], clock=FakeClock())
     sn.ShareNetworkAPI(client).replace_service('nid', 'cur', 'new')
     assert len(session.writes()) == 2

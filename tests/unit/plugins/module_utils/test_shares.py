@@ -40,8 +40,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     update_body,
     with_marker,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     make_client,
 )
 
@@ -108,7 +108,7 @@ def test_preferred_export_location_first():
 
 
 def test_lookup_by_name_is_one_filtered_request():
-    client, session = make_client([('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))])
+    client, session = make_client([('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))])
     assert lookups.find(client, 'share', 'data')['id'] == SHARE['id']
     assert len(session.calls) == 2
 
@@ -116,17 +116,17 @@ def test_lookup_by_name_is_one_filtered_request():
 def test_two_shares_with_one_name_are_reported_with_their_ids():
     other = dict(SHARE, id='99999999-2222-3333-4444-555555555555')
     client, _session = make_client([('GET', '/v2/shares/detail?name=data',
-                                     RecordedResponse(200, {'shares': [SHARE, other]}))])
+                                     ScriptedResponse(200, {'shares': [SHARE, other]}))])
     with pytest.raises(AmbiguousName) as err:
         lookups.find(client, 'share', 'data')
     assert SHARE['id'] in str(err.value) and other['id'] in str(err.value)
 
 
-NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'message': 'nope'}})
+NOT_FOUND = ScriptedResponse(404, {'itemNotFound': {'message': 'nope'}})
 
 
 def test_uuid_is_looked_up_as_an_id_first():
-    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': SHARE}))])
+    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], ScriptedResponse(200, {'share': SHARE}))])
     assert lookups.find(client, 'share', SHARE['id'])['name'] == 'data'
     # the versions document and one GET: no listing when the ID exists
     assert session.requests() == ['GET /', 'GET /v2/shares/' + SHARE['id']]
@@ -136,7 +136,7 @@ def test_uuid_that_is_no_id_is_looked_up_as_a_name():
     named = dict(SHARE, id='99999999-2222-3333-4444-555555555555', name=SHARE['id'])
     client, session = make_client([
         ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': [named]})),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], ScriptedResponse(200, {'shares': [named]})),
     ])
     assert lookups.find(client, 'share', SHARE['id'])['id'] == named['id']
 
@@ -144,7 +144,7 @@ def test_uuid_that_is_no_id_is_looked_up_as_a_name():
 def test_uuid_that_is_neither_id_nor_name_is_absent():
     client, session = make_client([
         ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], ScriptedResponse(200, {'shares': []})),
     ])
     assert lookups.find(client, 'share', SHARE['id']) is None
 
@@ -153,7 +153,7 @@ def test_share_type_uuid_falls_back_to_the_listing_with_private_types():
     type_id = 'aaaaaaaa-0000-0000-0000-000000000000'
     client, session = make_client([
         ('GET', '/v2/types/' + type_id, NOT_FOUND),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [
             {'id': 'bbbbbbbb-0000-0000-0000-000000000000', 'name': type_id}]})),
     ])
     assert lookups.resolve_id(client, 'share_type', type_id) == 'bbbbbbbb-0000-0000-0000-000000000000'
@@ -162,7 +162,7 @@ def test_share_type_uuid_falls_back_to_the_listing_with_private_types():
 def test_resolve_id_checks_an_id_unless_it_is_known():
     net_id = '22222222-3333-4444-5555-666666666666'
     client, session = make_client([
-        ('GET', '/v2/share-networks/' + net_id, RecordedResponse(200, {'share_network': {'id': net_id}})),
+        ('GET', '/v2/share-networks/' + net_id, ScriptedResponse(200, {'share_network': {'id': net_id}})),
     ])
     assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(None, 'x')) == net_id
     assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(net_id,)) == net_id
@@ -173,7 +173,7 @@ def test_resolve_id_names_what_is_missing():
     net_id = '22222222-3333-4444-5555-666666666666'
     client, session = make_client([
         ('GET', '/v2/share-networks/' + net_id, NOT_FOUND),
-        ('GET', '/v2/share-networks/detail?name=' + net_id, RecordedResponse(200, {'share_networks': []})),
+        ('GET', '/v2/share-networks/detail?name=' + net_id, ScriptedResponse(200, {'share_networks': []})),
     ])
     with pytest.raises(NotFound) as err:
         lookups.resolve_id(client, 'share_network', net_id)
@@ -181,7 +181,7 @@ def test_resolve_id_names_what_is_missing():
 
 
 def test_no_default_share_type_is_none_not_an_error():
-    client, _session = make_client([('GET', '/v2/types/default', RecordedResponse(
+    client, _session = make_client([('GET', '/v2/types/default', ScriptedResponse(
         404, {'itemNotFound': {'code': 404, 'message': 'Default share type not found'}}))])
     assert ShareAPI(client).default_share_type() is None
 
@@ -189,9 +189,9 @@ def test_no_default_share_type_is_none_not_an_error():
 def test_listing_pages_with_limit_and_offset():
     client, session = make_client([
         ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=0',
-         RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}], 'count': 3})),
+         ScriptedResponse(200, {'shares': [{'id': 1}, {'id': 2}], 'count': 3})),
         ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=2',
-         RecordedResponse(200, {'shares': [{'id': 3}], 'count': 3})),
+         ScriptedResponse(200, {'shares': [{'id': 3}], 'count': 3})),
     ])
     assert [s['id'] for s in lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'},
                                               page_size=2)] == [1, 2, 3]
@@ -199,9 +199,9 @@ def test_listing_pages_with_limit_and_offset():
 
 def test_failed_wait_carries_manila_user_messages():
     client, session = make_client([
-        ('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': dict(SHARE, status='error')})),
+        ('GET', '/v2/shares/' + SHARE['id'], ScriptedResponse(200, {'share': dict(SHARE, status='error')})),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE['id'],
-         RecordedResponse(200, {'messages': [
+         ScriptedResponse(200, {'messages': [
              {'user_message': 'allocate host: No storage could be allocated for this share request.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -301,10 +301,10 @@ def test_apply_update_sends_put_metadata_and_resize_in_order():
                        purge_metadata=True, rename=True)
     renamed = dict(SHARE, name='new')
     client, session = make_client([
-        ('PUT', '/v2/shares/' + share_id, RecordedResponse(200, {'share': renamed})),
-        ('POST', '/v2/shares/%s/metadata' % share_id, RecordedResponse(200, {'metadata': {}})),
-        ('DELETE', '/v2/shares/%s/metadata/env' % share_id, RecordedResponse(200)),
-        ('POST', '/v2/shares/%s/action' % share_id, RecordedResponse(202)),
+        ('PUT', '/v2/shares/' + share_id, ScriptedResponse(200, {'share': renamed})),
+        ('POST', '/v2/shares/%s/metadata' % share_id, ScriptedResponse(200, {'metadata': {}})),
+        ('DELETE', '/v2/shares/%s/metadata/env' % share_id, ScriptedResponse(200)),
+        ('POST', '/v2/shares/%s/action' % share_id, ScriptedResponse(202)),
     ])
     share = ShareAPI(client).apply_update(SHARE, plan)
     assert session.bodies('PUT') == [{'share': {'display_name': 'new'}}]
@@ -314,7 +314,7 @@ def test_apply_update_sends_put_metadata_and_resize_in_order():
 
 
 def test_a_smaller_size_shrinks():
-    client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], RecordedResponse(202))])
+    client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], ScriptedResponse(202))])
     ShareAPI(client).resize(SHARE['id'], 1, 2)
     assert session.bodies('POST') == [{'shrink': {'new_size': 1}}]
 

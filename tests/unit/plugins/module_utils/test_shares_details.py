@@ -51,9 +51,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     user_metadata,
     with_marker,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -73,11 +73,11 @@ def share(**fields):
 
 
 def ok(body=None, status=200):
-    return RecordedResponse(status, body)
+    return ScriptedResponse(status, body)
 
 
 def not_found():
-    return RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'no'}})
+    return ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'no'}})
 
 
 GET = '/v2/shares/' + SID
@@ -739,8 +739,8 @@ def test_find_by_name_looks_in_the_recycle_bin_only_when_asked():
     recycled = share(is_soft_deleted=True)
     client, session = make_client([
         expect('GET', '/v2/shares/detail?name=data&is_soft_deleted=true',
-               RecordedResponse(200, {'shares': [recycled]})),
-        expect('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share()]})),
+               ScriptedResponse(200, {'shares': [recycled]})),
+        expect('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share()]})),
     ])
     api = ShareAPI(client)
     assert api.find_by_name('data', soft_deleted=True) == recycled

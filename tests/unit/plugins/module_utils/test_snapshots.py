@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Snapshot planners (pure functions) and the snapshot calls on recorded HTTP,
+"""Snapshot planners (pure functions) and the snapshot calls on scripted HTTP,
 for what the local cloud cannot produce: error states, old servers, other
 projects' snapshots."""
 
@@ -36,8 +36,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     plan_update,
     task_metadata,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     make_client,
 )
 
@@ -195,16 +195,16 @@ def test_undeletable_snapshots_stop_the_deletion_before_any_write():
                                                   True)] == [NEW['id'], OLD['id']]
 
 
-# -- calls on recorded HTTP ------------------------------------------------------------
+# -- calls on scripted HTTP ------------------------------------------------------------
 
 MESSAGES = '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3'
 
 
 def test_a_snapshot_in_error_ends_the_wait_with_manilas_message():
     client, session = make_client([
-        ('GET', '/v2/snapshots/' + NEW['id'], RecordedResponse(200, {'snapshot': dict(NEW, status='creating')})),
-        ('GET', '/v2/snapshots/' + NEW['id'], RecordedResponse(200, {'snapshot': dict(NEW, status='error')})),
-        ('GET', MESSAGES % NEW['id'], RecordedResponse(200, {'messages': [
+        ('GET', '/v2/snapshots/' + NEW['id'], ScriptedResponse(200, {'snapshot': dict(NEW, status='creating')})),
+        ('GET', '/v2/snapshots/' + NEW['id'], ScriptedResponse(200, {'snapshot': dict(NEW, status='error')})),
+        ('GET', MESSAGES % NEW['id'], ScriptedResponse(200, {'messages': [
             {'user_message': 'create: Driver failed to create the snapshot.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -215,9 +215,9 @@ def test_a_snapshot_in_error_ends_the_wait_with_manilas_message():
 
 def test_a_failed_revert_ends_the_wait_with_manilas_message():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting_error')})),
-        ('GET', MESSAGES % SHARE_ID, RecordedResponse(200, {'messages': [
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, status='reverting_error')})),
+        ('GET', MESSAGES % SHARE_ID, ScriptedResponse(200, {'messages': [
             {'user_message': 'revert to snapshot: Share Driver failed to revert share to snapshot.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -228,7 +228,7 @@ def test_a_failed_revert_ends_the_wait_with_manilas_message():
 
 def test_manilas_409_for_a_snapshot_this_user_cannot_list_is_reworded():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(409, {'conflictingRequest': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(409, {'conflictingRequest': {
             'code': 409, 'message': 'Snapshot %s may not be restored because it is not the most '
             'recent snapshot of share %s. Currently the latest snapshot is x.' % (NEW['id'], SHARE_ID)}})),
     ])
@@ -261,7 +261,7 @@ REVERT_409S = [
 @pytest.mark.parametrize('message, cls, lead, detail', REVERT_409S)
 def test_each_409_to_a_revert_says_its_own_reason(message, cls, lead, detail):
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(409, {'conflictingRequest': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(409, {'conflictingRequest': {
             'code': 409, 'message': message}})),
     ])
     with pytest.raises(cls) as err:
@@ -275,7 +275,7 @@ def test_each_409_to_a_revert_says_its_own_reason(message, cls, lead, detail):
 
 def test_an_unknown_409_to_a_revert_is_passed_on_as_it_came():
     client, session = make_client([
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(409, {'conflictingRequest': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(409, {'conflictingRequest': {
             'code': 409, 'message': 'Something new.'}})),
     ])
     with pytest.raises(Conflict) as err:
@@ -299,18 +299,18 @@ def test_export_locations_are_not_asked_for_below_2_32():
 def test_a_shares_snapshots_are_listed_in_every_visible_project():
     client, session = make_client([
         ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID,
-         RecordedResponse(200, {'snapshots': [OLD], 'count': 1})),
+         ScriptedResponse(200, {'snapshots': [OLD], 'count': 1})),
     ])
     assert SnapshotAPI(client).list_for_share(SHARE_ID) == [OLD]
 
 
 def test_delete_all_deletes_then_waits_for_each():
     client, session = make_client([
-        ('DELETE', '/v2/snapshots/' + NEW['id'], RecordedResponse(202)),
-        ('DELETE', '/v2/snapshots/' + OLD['id'], RecordedResponse(202)),
-        ('GET', '/v2/snapshots/' + NEW['id'], RecordedResponse(404, {'itemNotFound': {'message': 'gone'}})),
-        ('GET', '/v2/snapshots/' + OLD['id'], RecordedResponse(200, {'snapshot': dict(OLD, status='deleting')})),
-        ('GET', '/v2/snapshots/' + OLD['id'], RecordedResponse(404, {'itemNotFound': {'message': 'gone'}})),
+        ('DELETE', '/v2/snapshots/' + NEW['id'], ScriptedResponse(202)),
+        ('DELETE', '/v2/snapshots/' + OLD['id'], ScriptedResponse(202)),
+        ('GET', '/v2/snapshots/' + NEW['id'], ScriptedResponse(404, {'itemNotFound': {'message': 'gone'}})),
+        ('GET', '/v2/snapshots/' + OLD['id'], ScriptedResponse(200, {'snapshot': dict(OLD, status='deleting')})),
+        ('GET', '/v2/snapshots/' + OLD['id'], ScriptedResponse(404, {'itemNotFound': {'message': 'gone'}})),
     ])
     SnapshotAPI(client).delete_all([NEW, OLD])
 
@@ -339,9 +339,9 @@ def test_messages_filtered_here_page_newest_first_and_stop_once_past():
             message(3, '2026-12-01T10:00:00.000000')]
     client, session = make_client([
         ('GET', '/v2/messages?resource_id=r&sort_key=created_at&sort_dir=desc&limit=1000&offset=0',
-         RecordedResponse(200, {'messages': page})),
+         ScriptedResponse(200, {'messages': page})),
         ('GET', '/v2/messages?resource_id=r&sort_key=created_at&sort_dir=desc&limit=1000&offset=3',
-         RecordedResponse(200, {'messages': []})),
+         ScriptedResponse(200, {'messages': []})),
     ], max_version='2.45')
     start = NOW - datetime.timedelta(hours=2)
     end = NOW - datetime.timedelta(hours=1)

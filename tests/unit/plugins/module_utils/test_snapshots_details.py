@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Snapshots: the plan's remaining branches (pure functions), and what the API
-class sends and hands back (recorded HTTP)."""
+class sends and hands back (scripted HTTP)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -23,9 +23,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     UnsupportedFeature,
     WaitTimeout,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -213,7 +213,7 @@ SNAP_PATH = '/v2/snapshots/s1'
 
 
 def got(**fields):
-    return RecordedResponse(200, {'snapshot': snap(**fields)})
+    return ScriptedResponse(200, {'snapshot': snap(**fields)})
 
 
 def test_apply_update_sends_the_put_and_the_metadata():
@@ -222,9 +222,9 @@ def test_apply_update_sends_the_put_and_the_metadata():
     client, session = make_client([
         expect('PUT', SNAP_PATH, got(name='x', metadata={'a': '1', 'b/c': '2'}),
                body={'snapshot': {'display_name': 'x'}}),
-        expect('POST', SNAP_PATH + '/metadata', RecordedResponse(200, {'metadata': {'a': '9'}}),
+        expect('POST', SNAP_PATH + '/metadata', ScriptedResponse(200, {'metadata': {'a': '9'}}),
                body={'metadata': {'a': '9'}}),
-        expect('DELETE', SNAP_PATH + '/metadata/b%2Fc', RecordedResponse(200)),
+        expect('DELETE', SNAP_PATH + '/metadata/b%2Fc', ScriptedResponse(200)),
     ])
     api = sn.SnapshotAPI(client)
     assert api.timeout == 180
@@ -234,7 +234,7 @@ def test_apply_update_sends_the_put_and_the_metadata():
 
 def test_a_metadata_key_already_gone_is_what_the_task_wanted():
     client, session = make_client([
-        expect('DELETE', SNAP_PATH + '/metadata/a', RecordedResponse(404, {'itemNotFound': {
+        expect('DELETE', SNAP_PATH + '/metadata/a', ScriptedResponse(404, {'itemNotFound': {
             'code': 404, 'message': 'no such key'}})),
     ])
     sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
@@ -256,7 +256,7 @@ def test_snapshot_metadata_writes_need_2_73(call):
 def test_the_revert_is_recorded_in_the_marker(monkeypatch):
     monkeypatch.setattr(sn, 'utc_now', lambda: '2026-12-01T10:00:00Z')
     client, session = make_client([
-        expect('POST', SNAP_PATH + '/metadata', RecordedResponse(200, {'metadata': {}}),
+        expect('POST', SNAP_PATH + '/metadata', ScriptedResponse(200, {'metadata': {}}),
                body={'metadata': {sn.REVERT_MARKER: '2026-12-01T10:00:00Z'}}),
     ])
     recorded = sn.SnapshotAPI(client).record_revert(snap(metadata={'a': '1'}))
@@ -266,7 +266,7 @@ def test_the_revert_is_recorded_in_the_marker(monkeypatch):
 def test_export_locations_of_a_snapshot():
     locations = [{'id': 'e1', 'path': '10.0.0.1:/snap'}]
     client, session = make_client([
-        expect('GET', SNAP_PATH + '/export-locations', RecordedResponse(200, {
+        expect('GET', SNAP_PATH + '/export-locations', ScriptedResponse(200, {
             'share_snapshot_export_locations': locations})),
     ])
     assert sn.SnapshotAPI(client).export_locations('s1') == locations
@@ -277,17 +277,17 @@ REVERT_ACTION = '/v2/shares/sh/action'
 
 def test_a_revert_without_waiting_reports_the_share_reverting():
     client, session = make_client([
-        expect('POST', REVERT_ACTION, RecordedResponse(202), body={'revert': {'snapshot_id': 's1'}}),
+        expect('POST', REVERT_ACTION, ScriptedResponse(202), body={'revert': {'snapshot_id': 's1'}}),
     ])
     assert sn.SnapshotAPI(client).revert_share(SHARE, snap(), wait=False) == dict(SHARE, status='reverting')
 
 
 def test_the_revert_waits_with_the_snapshot_timeout():
     client, session = make_client([
-        expect('POST', REVERT_ACTION, RecordedResponse(202)),
-        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        expect('POST', REVERT_ACTION, ScriptedResponse(202)),
+        expect('GET', '/v2/shares/sh', ScriptedResponse(200, {'share': dict(SHARE, status='reverting')})),
         expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
-               RecordedResponse(200, {'messages': []})),
+               ScriptedResponse(200, {'messages': []})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
         sn.SnapshotAPI(client, timeout=0).revert_share(SHARE, snap())
@@ -296,7 +296,7 @@ def test_the_revert_waits_with_the_snapshot_timeout():
 
 def test_settle_share_waits_only_for_a_busy_share():
     client, session = make_client([
-        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': SHARE})),
+        expect('GET', '/v2/shares/sh', ScriptedResponse(200, {'share': SHARE})),
     ], clock=FakeClock())
     api = sn.SnapshotAPI(client)
     assert api.wait_share_if_busy(SHARE) is SHARE
@@ -310,7 +310,7 @@ def test_a_busy_snapshot_that_does_not_settle_times_out_with_its_status():
     client, session = make_client([
         expect('GET', SNAP_PATH, got(status='creating')),
         expect('GET', '/v2/messages?resource_id=s1&sort_key=created_at&sort_dir=desc&limit=3',
-               RecordedResponse(200, {'messages': [{'user_message': 'create: slow backend.'}]})),
+               ScriptedResponse(200, {'messages': [{'user_message': 'create: slow backend.'}]})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
         sn.SnapshotAPI(client, timeout=0).wait_if_busy(snap(status='creating'))
@@ -321,9 +321,9 @@ def test_a_busy_snapshot_that_does_not_settle_times_out_with_its_status():
 
 def test_delete_all_goes_on_after_a_snapshot_that_vanished():
     client, session = make_client([
-        expect('GET', SNAP_PATH, RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
-        expect('DELETE', '/v2/snapshots/s2', RecordedResponse(202)),
-        expect('GET', '/v2/snapshots/s2', RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('GET', SNAP_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+        expect('DELETE', '/v2/snapshots/s2', ScriptedResponse(202)),
+        expect('GET', '/v2/snapshots/s2', ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
     ], clock=FakeClock())
     sn.SnapshotAPI(client).delete_all([snap(status='creating'), snap('s2')])
     assert len(session.writes()) == 1
@@ -331,7 +331,7 @@ def test_delete_all_goes_on_after_a_snapshot_that_vanished():
 
 def test_find_by_name_without_a_share_filters_by_name_only():
     client, session = make_client([
-        expect('GET', '/v2/snapshots/detail?name=n', RecordedResponse(200, {'snapshots': [snap()]})),
+        expect('GET', '/v2/snapshots/detail?name=n', ScriptedResponse(200, {'snapshots': [snap()]})),
     ])
     assert sn.SnapshotAPI(client).find_by_name('n')['id'] == 's1'
 
@@ -354,9 +354,9 @@ def test_a_busy_snapshot_without_waiting_is_an_error():
 
 def test_settle_share_waits_with_the_snapshot_timeout():
     client, session = make_client([
-        expect('GET', '/v2/shares/sh', RecordedResponse(200, {'share': dict(SHARE, status='extending')})),
+        expect('GET', '/v2/shares/sh', ScriptedResponse(200, {'share': dict(SHARE, status='extending')})),
         expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
-               RecordedResponse(200, {'messages': []})),
+               ScriptedResponse(200, {'messages': []})),
     ], clock=FakeClock())
     with pytest.raises(WaitTimeout) as err:
         sn.SnapshotAPI(client, timeout=0).wait_share_if_busy(dict(SHARE, status='extending'))
@@ -367,7 +367,7 @@ def test_an_older_namesake_being_deleted_does_not_take_the_name():
     mine = snap('s2', name='tuesday', created_at='2026-01-02T00:00:00')
     leaving = snap('s1', name='tuesday', created_at='2026-01-01T00:00:00', status='deleting')
     client, session = make_client([
-        expect('GET', '/v2/snapshots/detail?name=tuesday&share_id=sh', RecordedResponse(200, {
+        expect('GET', '/v2/snapshots/detail?name=tuesday&share_id=sh', ScriptedResponse(200, {
             'snapshots': [leaving, mine]})),
     ])
     assert sn.SnapshotAPI(client).settle_namesakes(mine) == (mine, False)

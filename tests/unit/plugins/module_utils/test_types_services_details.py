@@ -19,9 +19,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -303,13 +303,13 @@ SERVICE_PATH = '/v2/security-services/sid'
 
 
 def forbidden(message):
-    return RecordedResponse(403, {'forbidden': {'code': 403, 'message': message}})
+    return ScriptedResponse(403, {'forbidden': {'code': 403, 'message': message}})
 
 
 def test_service_create_posts_the_body():
     body = {'type': 'ldap', 'name': 'x', 'dns_ip': '1.2.3.4', 'password': 'pw'}
     client, session = make_client([
-        expect('POST', '/v2/security-services', RecordedResponse(200, {'security_service': dict(
+        expect('POST', '/v2/security-services', ScriptedResponse(200, {'security_service': dict(
             body, id='sid')}), body={'security_service': body}),
     ])
     assert ss.SecurityServiceAPI(client).create(body)['id'] == 'sid'
@@ -348,9 +348,9 @@ def test_any_other_refusal_stays_a_refusal(call, method):
 def test_the_networks_of_a_service_read_by_id():
     listing = '/v2/security-services/detail?id=sid&all_tenants=1'
     client, session = make_client([
-        expect('GET', listing, RecordedResponse(200, {'security_services': [
+        expect('GET', listing, ScriptedResponse(200, {'security_services': [
             {'id': 'sid', 'share_networks': ['n1', 'n2']}]})),
-        expect('GET', listing, RecordedResponse(200, {'security_services': []})),
+        expect('GET', listing, ScriptedResponse(200, {'security_services': []})),
     ])
     api = ss.SecurityServiceAPI(client)
     assert api.networks_of({'id': 'sid'}) == ['n1', 'n2']
@@ -387,11 +387,11 @@ def test_apply_sends_each_change_and_returns_the_type_as_manila_has_it():
     plan = st.TypePlan('update', update={'description': 'new'},
                        specs_set={'snapshot_support': 'True'}, specs_delete=['old'])
     client, session = make_client([
-        expect('PUT', TYPE_PATH, RecordedResponse(200, {'share_type': updated}),
+        expect('PUT', TYPE_PATH, ScriptedResponse(200, {'share_type': updated}),
                body={'share_type': {'description': 'new'}}),
-        expect('POST', TYPE_PATH + '/extra_specs', RecordedResponse(200, {'extra_specs': {
+        expect('POST', TYPE_PATH + '/extra_specs', ScriptedResponse(200, {'extra_specs': {
             'snapshot_support': 'True'}}), body={'extra_specs': {'snapshot_support': 'True'}}),
-        expect('DELETE', TYPE_PATH + '/extra_specs/old', RecordedResponse(202)),
+        expect('DELETE', TYPE_PATH + '/extra_specs/old', ScriptedResponse(202)),
     ])
     assert st.ShareTypeAPI(client).apply(current, plan) == dict(updated, extra_specs={
         'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})
@@ -410,7 +410,7 @@ def test_a_member_is_told_share_types_are_admin_only():
 def test_extra_specs_whose_answer_was_lost_are_seen_on_the_type():
     client, session = make_client([
         expect('POST', TYPE_PATH + '/extra_specs', ksa_exc.ConnectFailure('Connection aborted.')),
-        expect('GET', TYPE_PATH, RecordedResponse(200, {'share_type': stype(extra_specs={
+        expect('GET', TYPE_PATH, ScriptedResponse(200, {'share_type': stype(extra_specs={
             'driver_handles_share_servers': 'False', 'snapshot_support': 'True'})})),
     ], clock=FakeClock())
     st.ShareTypeAPI(client).set_specs('tid', {'snapshot_support': 'true'})

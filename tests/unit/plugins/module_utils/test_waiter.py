@@ -25,9 +25,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     wait_for_status,
     wait_until,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     make_client,
 )
 
@@ -147,7 +147,7 @@ def test_ready_decides_about_a_vanished_resource():
 def test_user_message_explainer_reads_the_newest_messages_of_the_resource():
     client, session = make_client([
         ('GET', '/v2/messages?resource_id=abc&sort_key=created_at&sort_dir=desc&limit=3',
-         RecordedResponse(200, {'messages': [{'user_message': 'No valid host.'},
+         ScriptedResponse(200, {'messages': [{'user_message': 'No valid host.'},
                                              {'user_message': 'No valid host.'},
                                              {'user_message': 'Quota exceeded.'}]})),
     ])

@@ -63,7 +63,7 @@ def module_class(code):
 
 def run_module(monkeypatch, code, args, client, check_mode=False, diff=False, expect=Exit):
     """Run the module file ``code`` (its main()) with ``args`` on ``client`` (from
-    recorded_http.make_client) as Ansible would; the Exit (or Fail) it ends with.
+    scripted_http.make_client) as Ansible would; the Exit (or Fail) it ends with.
     ``expect``: Exit takes either ending, Fail only a failure."""
     monkeypatch.setattr(module_class(code), '_connect', lambda self: client)
     args = dict(args)

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_network, security_service and share_type on recorded HTTP, for what
+"""share_network, security_service and share_type on scripted HTTP, for what
 the local cloud cannot show: share networks with share servers (refusals
 before any write, the 2.63 check-then-change flow and its wait), old APIs, a
 Manila that hides passwords."""
@@ -17,8 +17,8 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
 from ansible_collections.openkeel.manila.plugins.modules import share_type
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     make_client,
 )
 
@@ -44,7 +44,7 @@ def network(status='active', **fields):
 
 
 def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
+    return ScriptedResponse(status, body if body is not None else {})
 
 
 def listed(*services):

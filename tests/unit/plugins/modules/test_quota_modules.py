@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_quota and share_quota_info on recorded HTTP: projects resolved through
+"""share_quota and share_quota_info on scripted HTTP: projects resolved through
 Keystone, refusals before any write (a member, a limit below use, a name
 too new for the cloud), check mode, absent."""
 
@@ -19,8 +19,8 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 from ansible_collections.openkeel.manila.plugins.modules import share_limits_info
 from ansible_collections.openkeel.manila.plugins.modules import share_quota
 from ansible_collections.openkeel.manila.plugins.modules import share_quota_info
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -46,7 +46,7 @@ class Auth(object):
 
 
 def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
+    return ScriptedResponse(status, body if body is not None else {})
 
 
 def identity(path, answer):

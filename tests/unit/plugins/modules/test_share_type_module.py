@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_type as a whole task on recorded HTTP (Manila and Keystone): projects
+"""share_type as a whole task on scripted HTTP (Manila and Keystone): projects
 through Keystone, runs that converge, refusals that write nothing, a type held
 by the recycle bin (issue 21)."""
 
@@ -19,8 +19,8 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 
 from ansible_collections.openkeel.manila.plugins.modules import share_type
 from ansible_collections.openkeel.manila.plugins.modules import share_type_info
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -30,12 +30,12 @@ TYPE = {'id': '33333333-0000-0000-0000-000000000001', 'name': 'gold', 'descripti
         'share_type_access:is_public': True,
         'extra_specs': {'driver_handles_share_servers': 'True'}}
 PRIVATE = dict(TYPE, **{'share_type_access:is_public': False})
-LISTING = ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [TYPE]}))
+LISTING = ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [TYPE]}))
 ACTION = '/v2/types/%s/action' % TYPE['id']
 
 
 def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
+    return ScriptedResponse(status, body if body is not None else {})
 
 
 def keystone(path, answer):
