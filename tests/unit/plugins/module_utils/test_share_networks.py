@@ -498,9 +498,9 @@ def test_in_use_refusals_ask_usage_about_each_deleted_subnet():
             seen.append((subnet['id'], [s['id'] for s in network_with_subnet['share_network_subnets']]))
             return 'shares x use it'
     net = network_with_subnet(share_network_subnets=[{'id': 'sub0', 'availability_zone': None,
-                                          'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'},
-                                         {'id': 'sub1', 'availability_zone': 'z1',
-                                          'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}])
+                                                      'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'},
+                                                     {'id': 'sub1', 'availability_zone': 'z1',
+                                                      'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}])
     plan = sn.NetworkPlan('update', subnet_deletes=[sn.existing_subnets(net)[1]])
     reasons = sn.in_use_refusals(plan, net, Seeing(None, 'nid'), True)
     assert seen == [('sub1', ['sub0', 'sub1'])] and len(reasons) == 1
