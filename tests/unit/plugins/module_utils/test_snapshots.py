@@ -392,7 +392,7 @@ def test_views():
     assert sn.names_and_ids([gold_snap('a', name='old'), gold_snap('b', name='new', created_at='2027')]) == \
         'new (b), old (a)'
     assert sn.brief(gold_snap(extra=1)) == {'id': 's1', 'name': 'n', 'status': 'available',
-                                       'created_at': '2026-01-01T00:00:00'}
+                                            'created_at': '2026-01-01T00:00:00'}
     assert sn.reverted_at(gold_snap(metadata=None)) is None
 
 
@@ -482,7 +482,7 @@ def test_plan_share_snapshots_order_and_refusals():
     assert 'has 2 snapshot(s): n (b), n (a).' in str(err.value)
     with pytest.raises(CannotConverge) as err:
         sn.plan_share_snapshots(GOLD_SHARE, [old, gold_snap('c', status='error_deleting'),
-                                        gold_snap('d', status='manage_error')], True)
+                                             gold_snap('d', status='manage_error')], True)
     assert '(error_deleting, manage_error)' in str(err.value)
     assert sn.plan_share_snapshots(GOLD_SHARE, [gold_snap('e', status='deleting')], True)[0]['id'] == 'e'
 
