@@ -494,8 +494,8 @@ def test_in_use_refusals_ask_usage_about_each_deleted_subnet():
     seen = []
 
     class Seeing(sn.Usage):
-        def subnet_blockers(self, subnet, network_with_subnet):
-            seen.append((subnet['id'], [s['id'] for s in network_with_subnet['share_network_subnets']]))
+        def subnet_blockers(self, subnet, network):
+            seen.append((subnet['id'], [s['id'] for s in network['share_network_subnets']]))
             return 'shares x use it'
     net = network_with_subnet(share_network_subnets=[{'id': 'sub0', 'availability_zone': None,
                                                       'neutron_net_id': 'n0', 'neutron_subnet_id': 's0'},
