@@ -50,6 +50,15 @@ class ScriptedResponse(object):
         return self._body
 
 
+def ok(body=None, status=200):
+    """A successful answer (an empty JSON object without ``body``)."""
+    return ScriptedResponse(status, body if body is not None else {})
+
+
+# Manila's answer for a resource that does not exist (or is not visible).
+GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+
+
 class Exchange(object):
     """One expected request and the answer (a response or an exception)."""
 

@@ -37,10 +37,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.share_types import
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
     FakeClock,
     ScriptedResponse,
     ScriptedSession,
     make_client,
+    ok,
     versions_exchange,
 )
 
@@ -445,15 +447,10 @@ def test_a_lost_update_seen_applied_returns_the_share_as_manila_has_it():
 
 MINE = 'aaaaaaaa-0000-0000-0000-000000000001'
 OTHER = 'aaaaaaaa-0000-0000-0000-000000000002'
-GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 SNAPSHOTS = '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID
 NETWORKS = '/v2/share-networks/detail?name=net'
 SERVICES = '/v2/security-services/detail?name=ldap'
 TYPES = '/v2/types?is_public=all'
-
-
-def ok(body=None):
-    return ScriptedResponse(200, body if body is not None else {})
 
 
 def snapshot(snap_id=MINE, status='creating', created='2026-01-01T10:00:00.000000'):

@@ -9,17 +9,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from keystoneauth1 import access as ksa_access
 from keystoneauth1 import exceptions as ksa_exc
 from keystoneauth1.identity import base as ksa_identity
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
     run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
@@ -28,7 +25,6 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripte
     FakeClock,
     ScriptedResponse,
     ScriptedSession,
-    make_client,
     share_locks,
     versions_exchange,
 )
@@ -72,9 +68,8 @@ def exports_of(n):
 
 
 def run(monkeypatch, args, exchanges, check_mode=False, max_version='2.99'):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, fleet_module, dict(args, concurrency=1), client,
-                      check_mode=check_mode), session
+    return run_scripted(monkeypatch, fleet_module, dict(args, concurrency=1), exchanges,
+                        max_version=max_version, check_mode=check_mode)
 
 
 def entry(n, **fields):
@@ -416,11 +411,8 @@ def run_with_keystone(monkeypatch, args, exchanges, keystone_answers, lifetime=3
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
     client.negotiate()
     session.negotiated = str(client.version)
-    monkeypatch.setattr(fleet_module.SharesModule, '_connect', lambda self: client)
-    with patch_module_args(dict(args, concurrency=1)):
-        with pytest.raises(Exit) as outcome:
-            fleet_module.main()
-    return outcome.value, session, keystone, clock
+    outcome = run_module(monkeypatch, fleet_module, dict(args, concurrency=1), client)
+    return outcome, session, keystone, clock
 
 
 def token_of(call):

@@ -11,7 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import (
@@ -22,18 +22,17 @@ from ansible_collections.openkeel.manila.plugins.modules import (
     share_type_info,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
     ScriptedResponse,
-    make_client,
 )
 
 ID = '11111111-2222-3333-4444-555555555555'
-GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 PAGE = 'limit=1000&offset=0'
 
 
 def run(monkeypatch, module, args, exchanges):
-    client, session = make_client(exchanges)
-    return run_module(monkeypatch, module, args, client).result, session
+    outcome, session = run_scripted(monkeypatch, module, args, exchanges)
+    return outcome.result, session
 
 
 # How each kind's listing pages (lookups.pages): shares and snapshots ask for the

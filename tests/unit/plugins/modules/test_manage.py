@@ -13,14 +13,14 @@ import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
     ScriptedResponse,
-    make_client,
     share_locks,
 )
 
@@ -44,7 +44,6 @@ MEMBER_SHARE = dict((k, v) for k, v in SHARE.items() if k not in ('host', 'share
 SNAP = {'id': SNAP_ID, 'name': 'nightly', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
         'created_at': '2026-12-01T10:00:00.000000', 'description': None, 'metadata': {},
         'provider_location': '/path/to/fake/snapshot/snapshot_1'}
-GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 FORBIDDEN = ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'Policy does not allow '
                                                  'scheduler_stats:pools:index to be performed.'}})
 BY_NAME = ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': []}))
@@ -59,8 +58,8 @@ MANAGE = {'export_path': EXPORT, 'host': POOL, 'protocol': 'nfs', 'share_type': 
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def share_task(**extra):

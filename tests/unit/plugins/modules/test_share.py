@@ -9,13 +9,12 @@ __metaclass__ = type
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
-    make_client,
     share_locks,
 )
 
@@ -31,8 +30,8 @@ NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&l
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, share_module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def test_no_default_type_asks_for_share_type_and_writes_nothing(monkeypatch):

@@ -13,11 +13,10 @@ import json
 from ansible_collections.openkeel.manila.plugins.modules import share_access as module
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
-    make_client,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -34,8 +33,8 @@ RULES_GET = ('GET', '/v2/share-access-rules?share_id=' + SHARE_ID,
 
 
 def run(monkeypatch, args, exchanges, check_mode=False):
-    client, session = make_client(exchanges, check_mode=check_mode)
-    outcome = run_module(monkeypatch, module, args, client, check_mode=check_mode, diff=True)
+    outcome, session = run_scripted(monkeypatch, module, args, exchanges, check_mode=check_mode,
+                                    diff=True)
     assert not isinstance(outcome, Fail), outcome.result
     return outcome.result, session
 

@@ -13,14 +13,14 @@ import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.module_utils import locks as locks_utils
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
     ScriptedResponse,
-    make_client,
     share_locks,
 )
 
@@ -42,13 +42,11 @@ EXPORTS = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID,
            ScriptedResponse(200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]}))
 NO_SNAPSHOTS = ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000'
                 '&offset=0' % SHARE_ID, ScriptedResponse(200, {'snapshots': [], 'count': 0}))
-GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode,
-                      diff=True), session
+    return run_scripted(monkeypatch, share_module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode, diff=True)
 
 
 def test_lock_is_created_with_its_reason_and_shown(monkeypatch):

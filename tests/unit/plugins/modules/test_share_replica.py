@@ -11,8 +11,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    patch_module_args,
-    run_module,
+    Fail,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_capabilities_info
@@ -21,7 +21,6 @@ from ansible_collections.openkeel.manila.plugins.modules import share_replica_in
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
     expect,
-    make_client,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -41,8 +40,8 @@ def replicas(*items, **checks):
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def test_a_replica_below_2_56_every_replica_request_experimental(monkeypatch):
@@ -92,13 +91,9 @@ def test_a_promotion_already_done_is_ok_with_reads_only(monkeypatch):
      'quiesce_wait_time needs Manila API 2.75'),
 ])
 def test_gates_refuse_before_any_request(monkeypatch, args, version, words):
-    client, session = make_client([], max_version=version)
-    monkeypatch.setattr(share_replica.ShareReplicaModule, '_connect', lambda self: client)
-    from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import Fail
-    with patch_module_args(args):
-        with pytest.raises(Fail) as outcome:
-            share_replica.main()
-    assert words in outcome.value.result['msg']
+    outcome, session = run_scripted(monkeypatch, share_replica, args, [], max_version=version,
+                                    expect=Fail)
+    assert words in outcome.result['msg']
     assert session.requests() == ['GET /']
 
 

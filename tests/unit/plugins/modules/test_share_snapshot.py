@@ -14,15 +14,15 @@ from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_message_info
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
     ScriptedResponse,
-    make_client,
     share_locks,
 )
 
@@ -34,7 +34,6 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'status': 'available', 'shar
          'access_rules_status': 'active', 'is_soft_deleted': False, 'metadata': {}}
 SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
         'created_at': '2026-12-01T10:00:00.000000', 'description': None}
-GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID
 UNCOUNTED_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=%%d' % SHARE_ID
 
@@ -45,8 +44,8 @@ def snaps(*snapshots):
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def by_name(share='data', snapshots=None, version_filter=''):

@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Exit,
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_transfer
@@ -26,7 +26,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import Inva
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
     expect,
-    make_client,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -59,10 +58,11 @@ def by_id(share):
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, project=DEST,
         fails=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
-    outcome = run_module(monkeypatch, share_transfer, args, client, check_mode=check_mode,
-                         expect=Fail if fails else Exit)
+    def prepare(client, _session):
+        client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
+    outcome, session = run_scripted(monkeypatch, share_transfer, args, exchanges,
+                                    max_version=max_version, check_mode=check_mode,
+                                    expect=Fail if fails else Exit, prepare=prepare)
     if not fails:
         assert not isinstance(outcome, Fail), outcome.result
     return outcome.result, session
