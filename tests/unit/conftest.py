@@ -11,16 +11,16 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils import recorded_http
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils import scripted_http
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import exits_raise
 
 
 @pytest.fixture(autouse=True)
 def every_scripted_exchange_is_used():
-    recorded_http.forget_sessions()
+    scripted_http.forget_sessions()
     yield
     try:
-        recorded_http.check_every_exchange_used()
+        scripted_http.check_every_exchange_used()
     except AssertionError as exc:
         pytest.fail(str(exc))
 

@@ -24,8 +24,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     make_client,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
@@ -253,8 +253,8 @@ def scripted(monkeypatch, exchanges):
 
 def test_a_failure_after_accepted_writes_is_changed_and_names_them(monkeypatch):
     _client, session = scripted(monkeypatch, [
-        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': {'id': SHARE_ID}})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
+        ('PUT', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': {'id': SHARE_ID}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(403, {'forbidden': {
             'code': 403, 'message': 'Requested share exceeds allowed gigabytes quota.'}})),
     ])
 
@@ -272,7 +272,7 @@ def test_a_failure_after_accepted_writes_is_changed_and_names_them(monkeypatch):
 
 def test_a_failure_before_any_accepted_write_is_not_changed(monkeypatch):
     scripted(monkeypatch, [
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(400, {'badRequest': {
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(400, {'badRequest': {
             'code': 400, 'message': 'no'}})),
     ])
 
@@ -284,8 +284,8 @@ def test_a_failure_before_any_accepted_write_is_not_changed(monkeypatch):
 
 def test_reads_and_read_only_actions_are_no_accepted_writes(monkeypatch):
     scripted(monkeypatch, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': {'id': SHARE_ID}})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(200, {'access_list': []})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': {'id': SHARE_ID}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(200, {'access_list': []})),
     ])
 
     def action(self):
@@ -297,11 +297,11 @@ def test_reads_and_read_only_actions_are_no_accepted_writes(monkeypatch):
 
 
 def test_a_write_seen_after_a_5xx_counts_and_many_are_shortened(monkeypatch):
-    exchanges = [('POST', '/v2/shares/%s/metadata' % SHARE_ID, RecordedResponse(
+    exchanges = [('POST', '/v2/shares/%s/metadata' % SHARE_ID, ScriptedResponse(
         200, {'metadata': {}}))] * 6 + [
-        ('DELETE', '/v2/shares/%s/metadata/k' % SHARE_ID, RecordedResponse(503, {'computeFault': {
+        ('DELETE', '/v2/shares/%s/metadata/k' % SHARE_ID, ScriptedResponse(503, {'computeFault': {
             'code': 503, 'message': 'unwell'}})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(
             200, {'share': {'id': SHARE_ID, 'metadata': {}}})),
     ]
     scripted(monkeypatch, exchanges)

@@ -13,8 +13,8 @@ from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import ConfigurationError
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedSession,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedSession,
     versions_exchange,
 )
 
@@ -153,7 +153,7 @@ def test_catalog_endpoint():
 
 
 def test_connect_with_an_override_negotiates(monkeypatch):
-    session = RecordedSession([versions_exchange('2.70')])
+    session = ScriptedSession([versions_exchange('2.70')])
     monkeypatch.setattr(connection, 'cloud_region',
                         lambda params: Region(override='http://127.0.0.1:8786/v2', session=session))
     client = connection.connect({'api_version': '2.60'}, check_mode=True)
@@ -162,12 +162,12 @@ def test_connect_with_an_override_negotiates(monkeypatch):
 
 
 def test_connect_from_the_catalog(monkeypatch):
-    session = RecordedSession([versions_exchange('2.99')])
+    session = ScriptedSession([versions_exchange('2.99')])
     session.auth = Auth([service('sharev2', ('internal', None, 'http://127.0.0.1:8786/v2'))])
     monkeypatch.setattr(connection, 'cloud_region', lambda params: Region(session=session))
     client = connection.connect({'interface': 'internal'})
     assert client.endpoint == 'http://127.0.0.1:8786/v2' and client.check_mode is False
-    session = RecordedSession([versions_exchange('2.99')])
+    session = ScriptedSession([versions_exchange('2.99')])
     session.auth = Auth([service('sharev2', ('public', None, 'http://127.0.0.1:8786/v2'))])
     monkeypatch.setattr(connection, 'cloud_region', lambda params: Region(session=session))
     assert connection.connect({}).endpoint == 'http://127.0.0.1:8786/v2'
@@ -183,7 +183,7 @@ def test_connect_when_keystone_refuses_the_session(monkeypatch):
 
 def test_connect_reads_the_catalog_with_the_session_of_the_task_params(monkeypatch):
     seen = {}
-    session = RecordedSession([versions_exchange('2.99')])
+    session = ScriptedSession([versions_exchange('2.99')])
 
     class SeeingAuth(Auth):
         def get_access(self, session):

@@ -30,8 +30,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
 )
 
 URL = 'http://m:8786/v2/shares/x?a=1'
@@ -72,13 +72,13 @@ def test_path_of(url, path):
 @pytest.mark.parametrize('status,cls', [(403, Forbidden), (404, NotFound), (409, Conflict),
                                         (400, ManilaError), (500, ManilaError)])
 def test_error_class_by_status(status, cls):
-    exc = error_from_response(RecordedResponse(status, {'x': {'message': 'm'}}), 'GET', URL)
+    exc = error_from_response(ScriptedResponse(status, {'x': {'message': 'm'}}), 'GET', URL)
     assert exc.__class__ is cls and exc.status == status and exc.method == 'GET' and exc.url == URL
 
 
 def test_error_message_sources():
     def message(body=None, text=None, status=400):
-        response = RecordedResponse(status, body)
+        response = ScriptedResponse(status, body)
         if text is not None:
             response.text = text
         return error_from_response(response, 'GET', URL).message
@@ -100,12 +100,12 @@ def test_error_message_sources():
     ({}, None),
 ])
 def test_request_id_headers(headers, request_id):
-    exc = error_from_response(RecordedResponse(500, {}, headers=headers), 'GET', URL)
+    exc = error_from_response(ScriptedResponse(500, {}, headers=headers), 'GET', URL)
     assert exc.request_id == request_id
 
 
 def test_request_id_of_a_response_without_headers():
-    response = RecordedResponse(500, {})
+    response = ScriptedResponse(500, {})
     response.headers = None
     assert error_from_response(response, 'GET', URL).request_id is None
 

@@ -24,8 +24,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.microversions impo
     feature_min_version,
     feature_needs_experimental,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -125,7 +125,7 @@ def test_experimental_header_boundary(feature):
     # and on the wire, both sides of the boundary
     for version, experimental in ((before(graduated), True), (graduated, False)):
         client, _session = make_client(
-            [expect('GET', '/v2/x', RecordedResponse(200, {}), experimental=experimental)],
+            [expect('GET', '/v2/x', ScriptedResponse(200, {}), experimental=experimental)],
             max_version=version)
         client.get('x', feature=feature)
 

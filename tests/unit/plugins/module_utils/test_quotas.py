@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The quota plan, the usage check and the fleet preflight (pure functions),
-table-driven; the quota calls on recorded HTTP."""
+table-driven; the quota calls on scripted HTTP."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -11,8 +11,8 @@ import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import quotas as q
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -210,7 +210,7 @@ def test_fleet_needs_counts_creates_and_growth_per_type():
 
 # -- the calls ---------------------------------------------------------------------------
 def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
+    return ScriptedResponse(status, body if body is not None else {})
 
 
 def test_update_sends_force_and_the_type_in_the_query():

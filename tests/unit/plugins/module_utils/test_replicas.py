@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The replica planner (a table: share, replicas, task -> action and targets) and the
-replica calls on recorded HTTP: experimental header below 2.56, export locations from
+replica calls on scripted HTTP: experimental header below 2.56, export locations from
 2.47, share_network 2.72, quiesce_wait_time 2.75, waits that end on errors."""
 
 from __future__ import absolute_import, division, print_function
@@ -25,8 +25,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
     ReplicaInError,
     plan,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -142,7 +142,7 @@ LIST = '/v2/share-replicas/detail?share_id=' + SHARE_ID
                                                    ('2.47', True), ('2.99', False)])
 def test_experimental_header_below_2_56(version, experimental):
     client, session = make_client([
-        expect('GET', LIST, RecordedResponse(200, {'share_replicas': [A]}),
+        expect('GET', LIST, ScriptedResponse(200, {'share_replicas': [A]}),
                experimental=experimental),
     ], max_version=version)
     assert ReplicaAPI(client).list_for_share(SHARE_ID) == [A]
@@ -152,7 +152,7 @@ def test_export_locations_from_2_47_only():
     client, session = make_client([], max_version='2.46')
     assert ReplicaAPI(client).export_locations('r2') == []
     client, session = make_client([
-        expect('GET', '/v2/share-replicas/r2/export-locations', RecordedResponse(
+        expect('GET', '/v2/share-replicas/r2/export-locations', ScriptedResponse(
             200, {'export_locations': [{'path': '10.0.0.1:/x'}]}), experimental=True),
     ], max_version='2.47')
     assert ReplicaAPI(client).export_locations('r2') == [{'path': '10.0.0.1:/x'}]
@@ -172,7 +172,7 @@ def test_quiesce_wait_time_needs_2_75_and_is_sent_from_it():
         ReplicaAPI(client).promote('r2', quiesce_wait_time=30)
     assert session.writes() == []
     client, session = make_client([
-        expect('POST', '/v2/share-replicas/r2/action', RecordedResponse(202),
+        expect('POST', '/v2/share-replicas/r2/action', ScriptedResponse(202),
                body={'promote': {'quiesce_wait_time': 30}}),
     ], max_version='2.75')
     ReplicaAPI(client).promote('r2', quiesce_wait_time=30)
@@ -180,7 +180,7 @@ def test_quiesce_wait_time_needs_2_75_and_is_sent_from_it():
 
 def test_promote_below_2_56_is_experimental_with_a_null_body():
     client, session = make_client([
-        expect('POST', '/v2/share-replicas/r2/action', RecordedResponse(202),
+        expect('POST', '/v2/share-replicas/r2/action', ScriptedResponse(202),
                body={'promote': None}, experimental=True),
     ], max_version='2.55')
     ReplicaAPI(client).promote('r2')
@@ -191,9 +191,9 @@ MESSAGES = '/v2/messages?resource_id=r2&sort_key=created_at&sort_dir=desc&limit=
 
 def test_wait_in_sync_ends_on_replica_state_error_with_manilas_message():
     client, session = make_client([
-        ('GET', '/v2/share-replicas/r2', RecordedResponse(200, {'share_replica': CREATING})),
-        ('GET', '/v2/share-replicas/r2', RecordedResponse(200, {'share_replica': ERR})),
-        ('GET', MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', '/v2/share-replicas/r2', ScriptedResponse(200, {'share_replica': CREATING})),
+        ('GET', '/v2/share-replicas/r2', ScriptedResponse(200, {'share_replica': ERR})),
+        ('GET', MESSAGES, ScriptedResponse(200, {'messages': [
             {'user_message': 'create: Driver failed to create the replica.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -206,8 +206,8 @@ def test_wait_promoted_waits_for_the_swap():
     swapping = [dict(A, status='replication_change'), dict(B, status='replication_change')]
     done = [dict(A, replica_state='in_sync'), dict(B, replica_state='active')]
     client, session = make_client([
-        ('GET', LIST, RecordedResponse(200, {'share_replicas': swapping})),
-        ('GET', LIST, RecordedResponse(200, {'share_replicas': done})),
+        ('GET', LIST, ScriptedResponse(200, {'share_replicas': swapping})),
+        ('GET', LIST, ScriptedResponse(200, {'share_replicas': done})),
     ])
     assert ReplicaAPI(client).wait_promoted(SHARE_ID, 'r2') == done
 
@@ -216,7 +216,7 @@ def test_a_lost_create_answer_finds_the_new_replica_and_makes_no_second():
     from keystoneauth1 import exceptions as ksa_exc
     client, session = make_client([
         ('POST', '/v2/share-replicas', ksa_exc.ConnectTimeout('timed out')),
-        ('GET', LIST, RecordedResponse(200, {'share_replicas': [A, CREATING]})),
+        ('GET', LIST, ScriptedResponse(200, {'share_replicas': [A, CREATING]})),
     ])
     made = ReplicaAPI(client).create({'share_id': SHARE_ID}, ['r1'])
     assert made['id'] == 'r2'

@@ -26,9 +26,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     NotFound,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     expect,
     make_client,
 )
@@ -50,7 +50,7 @@ def stype(**fields):
 
 
 def ok(body):
-    return RecordedResponse(200, body)
+    return ScriptedResponse(200, body)
 
 
 def keystone(path, answer):
@@ -59,7 +59,7 @@ def keystone(path, answer):
 
 
 def keystone_404():
-    return RecordedResponse(404, {'error': {'code': 404, 'title': 'Not Found',
+    return ScriptedResponse(404, {'error': {'code': 404, 'title': 'Not Found',
                                             'message': 'Could not find project.'}})
 
 
@@ -181,7 +181,7 @@ def test_a_project_name_is_granted_under_its_keystone_id():
 def test_an_id_with_dashes_is_sent_with_them():
     client, session = keystone_client([
         keystone('/projects/' + DASHED, ok({'project': {'id': DASHED, 'name': 'research'}})),
-        expect('POST', TYPE_PATH + '/action', RecordedResponse(202),
+        expect('POST', TYPE_PATH + '/action', ScriptedResponse(202),
                body={'addProjectAccess': {'project': DASHED}}),
     ])
     api = st.ShareTypeAPI(client)
@@ -198,9 +198,9 @@ def test_an_entry_spelt_unlike_keystone_is_repaired():
     # the project gets the right entry granted and the wrong one revoked.
     client, session = keystone_client([
         keystone('/projects?name=research', ok({'projects': [{'id': DASHED, 'name': 'research'}]})),
-        expect('POST', TYPE_PATH + '/action', RecordedResponse(202),
+        expect('POST', TYPE_PATH + '/action', ScriptedResponse(202),
                body={'addProjectAccess': {'project': DASHED}}),
-        expect('POST', TYPE_PATH + '/action', RecordedResponse(202),
+        expect('POST', TYPE_PATH + '/action', ScriptedResponse(202),
                body={'removeProjectAccess': {'project': PLAIN}}),
     ])
     api = st.ShareTypeAPI(client)
@@ -266,7 +266,7 @@ def test_an_unknown_or_ambiguous_project_fails_before_any_write():
 
 def test_keystone_refusing_a_lookup_says_so():
     client, session = keystone_client([
-        keystone('/projects?name=ops', RecordedResponse(403, {'error': {
+        keystone('/projects?name=ops', ScriptedResponse(403, {'error': {
             'code': 403, 'message': 'You are not authorized.'}})),
     ])
     with pytest.raises(ManilaError) as err:
@@ -355,7 +355,7 @@ def test_identity_url_from_the_catalog_or_the_auth_url():
 
 # -- item 11: a type held by the recycle bin or a share group type ---------------------------
 
-IN_USE = RecordedResponse(400, {'badRequest': {
+IN_USE = ScriptedResponse(400, {'badRequest': {
     'code': 400, 'message': 'Target share type is still in use.'}})
 BINNED_QUERY = '/v2/shares?share_type_id=tid&all_tenants=1&limit=10&is_soft_deleted=true'
 
@@ -395,7 +395,7 @@ def test_below_the_recycle_bin_api_nothing_is_looked_up():
 
 def test_other_refusals_of_a_delete_stay_as_they_are():
     client, session = make_client([
-        expect('DELETE', TYPE_PATH, RecordedResponse(400, {'badRequest': {
+        expect('DELETE', TYPE_PATH, ScriptedResponse(400, {'badRequest': {
             'code': 400, 'message': 'Something else.'}})),
     ])
     with pytest.raises(ManilaError) as err:

@@ -1,5 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Shares: the limits of every check at both sides, every planner branch, and
+the exact requests (and lost-answer lookups) of every ShareAPI call."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -7,13 +9,21 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from keystoneauth1 import exceptions as ksa_exc
+
+from ansible_collections.openkeel.manila.plugins.module_utils import (
+    lookups,
+    shares as shares_module,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     CannotConverge,
     InvalidInput,
+    NotApplied,
     NotFound,
+    UnsupportedFeature,
     WaitFailed,
+    WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     CREATE,
@@ -39,9 +49,22 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     plan_update,
     update_body,
     with_marker,
+    SharePlan,
+    check_create_options,
+    check_share_input,
+    diff_view,
+    metadata_items,
+    metadata_to_send,
+    normalize_metadata,
+    oldest,
+    racing,
+    same_share_type,
+    user_metadata,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    FakeClock,
+    ScriptedResponse,
+    expect,
     make_client,
 )
 
@@ -108,7 +131,7 @@ def test_preferred_export_location_first():
 
 
 def test_lookup_by_name_is_one_filtered_request():
-    client, session = make_client([('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))])
+    client, session = make_client([('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))])
     assert lookups.find(client, 'share', 'data')['id'] == SHARE['id']
     assert len(session.calls) == 2
 
@@ -116,17 +139,17 @@ def test_lookup_by_name_is_one_filtered_request():
 def test_two_shares_with_one_name_are_reported_with_their_ids():
     other = dict(SHARE, id='99999999-2222-3333-4444-555555555555')
     client, _session = make_client([('GET', '/v2/shares/detail?name=data',
-                                     RecordedResponse(200, {'shares': [SHARE, other]}))])
+                                     ScriptedResponse(200, {'shares': [SHARE, other]}))])
     with pytest.raises(AmbiguousName) as err:
         lookups.find(client, 'share', 'data')
     assert SHARE['id'] in str(err.value) and other['id'] in str(err.value)
 
 
-NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'message': 'nope'}})
+NOT_FOUND = ScriptedResponse(404, {'itemNotFound': {'message': 'nope'}})
 
 
 def test_uuid_is_looked_up_as_an_id_first():
-    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': SHARE}))])
+    client, session = make_client([('GET', '/v2/shares/' + SHARE['id'], ScriptedResponse(200, {'share': SHARE}))])
     assert lookups.find(client, 'share', SHARE['id'])['name'] == 'data'
     # the versions document and one GET: no listing when the ID exists
     assert session.requests() == ['GET /', 'GET /v2/shares/' + SHARE['id']]
@@ -136,7 +159,7 @@ def test_uuid_that_is_no_id_is_looked_up_as_a_name():
     named = dict(SHARE, id='99999999-2222-3333-4444-555555555555', name=SHARE['id'])
     client, session = make_client([
         ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': [named]})),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], ScriptedResponse(200, {'shares': [named]})),
     ])
     assert lookups.find(client, 'share', SHARE['id'])['id'] == named['id']
 
@@ -144,7 +167,7 @@ def test_uuid_that_is_no_id_is_looked_up_as_a_name():
 def test_uuid_that_is_neither_id_nor_name_is_absent():
     client, session = make_client([
         ('GET', '/v2/shares/' + SHARE['id'], NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + SHARE['id'], RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=' + SHARE['id'], ScriptedResponse(200, {'shares': []})),
     ])
     assert lookups.find(client, 'share', SHARE['id']) is None
 
@@ -153,7 +176,7 @@ def test_share_type_uuid_falls_back_to_the_listing_with_private_types():
     type_id = 'aaaaaaaa-0000-0000-0000-000000000000'
     client, session = make_client([
         ('GET', '/v2/types/' + type_id, NOT_FOUND),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [
             {'id': 'bbbbbbbb-0000-0000-0000-000000000000', 'name': type_id}]})),
     ])
     assert lookups.resolve_id(client, 'share_type', type_id) == 'bbbbbbbb-0000-0000-0000-000000000000'
@@ -162,7 +185,7 @@ def test_share_type_uuid_falls_back_to_the_listing_with_private_types():
 def test_resolve_id_checks_an_id_unless_it_is_known():
     net_id = '22222222-3333-4444-5555-666666666666'
     client, session = make_client([
-        ('GET', '/v2/share-networks/' + net_id, RecordedResponse(200, {'share_network': {'id': net_id}})),
+        ('GET', '/v2/share-networks/' + net_id, ScriptedResponse(200, {'share_network': {'id': net_id}})),
     ])
     assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(None, 'x')) == net_id
     assert lookups.resolve_id(client, 'share_network', net_id, known_ids=(net_id,)) == net_id
@@ -173,7 +196,7 @@ def test_resolve_id_names_what_is_missing():
     net_id = '22222222-3333-4444-5555-666666666666'
     client, session = make_client([
         ('GET', '/v2/share-networks/' + net_id, NOT_FOUND),
-        ('GET', '/v2/share-networks/detail?name=' + net_id, RecordedResponse(200, {'share_networks': []})),
+        ('GET', '/v2/share-networks/detail?name=' + net_id, ScriptedResponse(200, {'share_networks': []})),
     ])
     with pytest.raises(NotFound) as err:
         lookups.resolve_id(client, 'share_network', net_id)
@@ -181,7 +204,7 @@ def test_resolve_id_names_what_is_missing():
 
 
 def test_no_default_share_type_is_none_not_an_error():
-    client, _session = make_client([('GET', '/v2/types/default', RecordedResponse(
+    client, _session = make_client([('GET', '/v2/types/default', ScriptedResponse(
         404, {'itemNotFound': {'code': 404, 'message': 'Default share type not found'}}))])
     assert ShareAPI(client).default_share_type() is None
 
@@ -189,9 +212,9 @@ def test_no_default_share_type_is_none_not_an_error():
 def test_listing_pages_with_limit_and_offset():
     client, session = make_client([
         ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=0',
-         RecordedResponse(200, {'shares': [{'id': 1}, {'id': 2}], 'count': 3})),
+         ScriptedResponse(200, {'shares': [{'id': 1}, {'id': 2}], 'count': 3})),
         ('GET', '/v2/shares/detail?status=available&with_count=true&limit=2&offset=2',
-         RecordedResponse(200, {'shares': [{'id': 3}], 'count': 3})),
+         ScriptedResponse(200, {'shares': [{'id': 3}], 'count': 3})),
     ])
     assert [s['id'] for s in lookups.list_all(client, 'shares/detail', 'shares', {'status': 'available'},
                                               page_size=2)] == [1, 2, 3]
@@ -199,9 +222,9 @@ def test_listing_pages_with_limit_and_offset():
 
 def test_failed_wait_carries_manila_user_messages():
     client, session = make_client([
-        ('GET', '/v2/shares/' + SHARE['id'], RecordedResponse(200, {'share': dict(SHARE, status='error')})),
+        ('GET', '/v2/shares/' + SHARE['id'], ScriptedResponse(200, {'share': dict(SHARE, status='error')})),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE['id'],
-         RecordedResponse(200, {'messages': [
+         ScriptedResponse(200, {'messages': [
              {'user_message': 'allocate host: No storage could be allocated for this share request.'}]})),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -301,10 +324,10 @@ def test_apply_update_sends_put_metadata_and_resize_in_order():
                        purge_metadata=True, rename=True)
     renamed = dict(SHARE, name='new')
     client, session = make_client([
-        ('PUT', '/v2/shares/' + share_id, RecordedResponse(200, {'share': renamed})),
-        ('POST', '/v2/shares/%s/metadata' % share_id, RecordedResponse(200, {'metadata': {}})),
-        ('DELETE', '/v2/shares/%s/metadata/env' % share_id, RecordedResponse(200)),
-        ('POST', '/v2/shares/%s/action' % share_id, RecordedResponse(202)),
+        ('PUT', '/v2/shares/' + share_id, ScriptedResponse(200, {'share': renamed})),
+        ('POST', '/v2/shares/%s/metadata' % share_id, ScriptedResponse(200, {'metadata': {}})),
+        ('DELETE', '/v2/shares/%s/metadata/env' % share_id, ScriptedResponse(200)),
+        ('POST', '/v2/shares/%s/action' % share_id, ScriptedResponse(202)),
     ])
     share = ShareAPI(client).apply_update(SHARE, plan)
     assert session.bodies('PUT') == [{'share': {'display_name': 'new'}}]
@@ -314,7 +337,7 @@ def test_apply_update_sends_put_metadata_and_resize_in_order():
 
 
 def test_a_smaller_size_shrinks():
-    client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], RecordedResponse(202))])
+    client, session = make_client([('POST', '/v2/shares/%s/action' % SHARE['id'], ScriptedResponse(202))])
     ShareAPI(client).resize(SHARE['id'], 1, 2)
     assert session.bodies('POST') == [{'shrink': {'new_size': 1}}]
 
@@ -365,3 +388,694 @@ def test_export_paths_preferred_first_without_admin_only_ones():
     assert export_paths(admin_view) == ['a', 'b']
     assert export_paths(member_view) == ['a', 'b']
     assert export_paths(None) == []
+
+
+# -- a share with every field and the answers, for the tests below ---------------------------
+
+SID = '11111111-2222-3333-4444-555555555555'
+OTHER = '99999999-2222-3333-4444-555555555555'
+LOST = ksa_exc.ConnectFailure('Connection aborted.')
+
+
+def share(**fields):
+    base = {'id': SID, 'name': 'data', 'description': 'd', 'size': 1, 'share_proto': 'NFS',
+            'share_type': 'tid', 'share_type_name': 'default', 'availability_zone': 'nova',
+            'share_network_id': 'net', 'snapshot_id': None, 'is_public': False,
+            'metadata': {'a': '1', '__affinity': 'x'}, 'status': 'available'}
+    base.update(fields)
+    return base
+
+
+def ok(body=None, status=200):
+    return ScriptedResponse(status, body)
+
+
+def not_found():
+    return ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'no'}})
+
+
+GET = '/v2/shares/' + SID
+ACTION = GET + '/action'
+
+
+# -- input limits ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize('kwargs,ok_', [
+    (dict(share_proto='nfs'), True),
+    (dict(share_proto='cephfs'), True),
+    (dict(share_proto='MAPRFS'), True),
+    (dict(share_proto='S3'), False),
+    (dict(name='n' * 255), True),
+    (dict(name='n' * 256), False),
+    (dict(description='d' * 255), True),
+    (dict(description='d' * 256), False),
+    (dict(metadata={'k' * 255: 'v'}), True),
+    (dict(metadata={'k' * 256: 'v'}), False),
+    (dict(metadata={'k': 'v' * 1023}), True),
+    (dict(metadata={'k': 'v' * 1024}), False),
+    (dict(metadata={' ': 'v'}), False),
+    (dict(metadata={'k': ''}), False),
+    (dict(metadata={'k': None}), True),
+    (dict(metadata={'_k': 'v'}), True),
+    (dict(metadata={'__k': 'v'}), False),
+    (dict(metadata={'k': [1]}), False),
+    (dict(metadata={'k': {'a': 1}}), False),
+    (dict(), True),
+])
+def test_share_input_limits(kwargs, ok_):
+    if ok_:
+        check_share_input(**kwargs)
+    else:
+        with pytest.raises(InvalidInput):
+            check_share_input(**kwargs)
+
+
+def test_input_messages():
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(share_proto='S3')
+    assert str(err.value) == ("share_proto 'S3' is not a protocol Manila knows: NFS, CIFS, "
+                              "GLUSTERFS, HDFS, CEPHFS, MAPRFS.")
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(description='d' * 300)
+    assert str(err.value) == 'description is 300 characters long; Manila takes at most 255.'
+    with pytest.raises(InvalidInput) as err:
+        normalize_metadata({'b': [1], 'a': {}, 'c': 1})
+    assert 'a, b holds a list or dict' in str(err.value)
+    with pytest.raises(InvalidInput) as err:
+        normalize_metadata({'__b': 1, '__a': 1})
+    assert str(err.value).endswith(': __a, __b')
+
+
+def test_metadata_normalization():
+    assert normalize_metadata(None) == {}
+    assert normalize_metadata({1: True, 'b': False, 'c': 2.5}) == {'1': 'True', 'b': 'False', 'c': '2.5'}
+    assert user_metadata(None) == {}
+    assert user_metadata({'__a': 1, '_b': 2, 'c': 3}) == {'_b': 2, 'c': 3}
+
+
+def test_metadata_is_checked_by_manilas_rules_before_any_request():
+    # manila/api/common.py check_metadata_properties: a blank value is refused
+    with pytest.raises(InvalidInput) as err:
+        normalize_metadata({'a': ''})
+    assert str(err.value) == ("metadata: key 'a' has an empty value, which Manila refuses. "
+                              "To remove the key, give it no value (null): a: ~")
+    # null means "remove this key": kept as None, never the text 'None'
+    assert normalize_metadata({'a': None, 'b': 1}) == {'a': None, 'b': '1'}
+    assert metadata_items({'a': 'x'}, "ip rule '1.2.3.4' metadata") == {'a': 'x'}
+    with pytest.raises(InvalidInput) as err:
+        metadata_items({'a': None}, "ip rule '1.2.3.4' metadata")
+    assert str(err.value) == "ip rule '1.2.3.4' metadata: key 'a' has no value (null); give it a value."
+    assert metadata_to_send({'a': None, 'b': '1'}) == {'b': '1'}
+
+
+def test_null_removes_a_key_with_or_without_purge():
+    current = {'a': '1', 'b': '2', '__x': 'y'}
+    assert metadata_changes(current, {'a': None}, purge=False) == ({}, ['a'])
+    assert metadata_changes(current, {'c': None}, purge=False) == ({}, [])
+    assert metadata_changes(current, {'a': None, 'c': 3}, purge=True) == ({'c': '3'}, ['a', 'b'])
+    with pytest.raises(InvalidInput):
+        metadata_changes(current, {'__x': None}, purge=False)
+
+
+def test_a_create_leaves_the_null_keys_out():
+    body = create_body(dict(share_proto='nfs', size=1, name='n', metadata={'a': None, 'b': 'x'}))
+    assert body['metadata'] == {'b': 'x'}
+    body = create_body(dict(share_proto='nfs', size=1, name='n', metadata={'a': None}))
+    assert 'metadata' not in body
+
+
+def test_metadata_changes():
+    current = {'a': '1', 'b': '2', '__x': 'y'}
+    assert metadata_changes(current, {'a': 1, 'c': True}, purge=False) == ({'c': 'True'}, [])
+    assert metadata_changes(current, {'a': 1, 'c': True}, purge=True) == ({'c': 'True'}, ['b'])
+    assert metadata_changes(current, {}, purge=True) == ({}, ['a', 'b'])
+    assert metadata_changes(None, {'a': '1'}, purge=True) == ({'a': '1'}, [])
+
+
+# -- what cannot change ---------------------------------------------------------------------------
+
+def test_share_types_compare_by_id_or_name():
+    assert same_share_type(share(), 'tid') and same_share_type(share(), 'default')
+    assert not same_share_type(share(), 'other')
+
+
+def test_immutable_differences_each_field():
+    s = share()
+    assert immutable_differences(s, {'share_proto': 'nfs', 'share_type': 'default',
+                                     'share_network_id': 'net', 'availability_zone': 'nova',
+                                     'snapshot_id': None}) == []
+    assert immutable_differences(s, {'share_proto': 'CIFS'}) == [('share_proto', 'NFS', 'CIFS')]
+    assert immutable_differences(s, {'share_type': 'x'}) == [('share_type', 'default', 'x')]
+    assert immutable_differences(share(share_type_name=None), {'share_type': 'x'}) == [
+        ('share_type', 'tid', 'x')]
+    assert immutable_differences(s, {'share_network_id': 'n2', 'availability_zone': 'z2',
+                                     'snapshot_id': 's2'}) == [
+        ('share_network', 'net', 'n2'), ('availability_zone', 'nova', 'z2'), ('snapshot', None, 's2')]
+    assert immutable_differences(share(share_proto=None), {'share_proto': 'nfs'}) == [
+        ('share_proto', None, 'nfs')]
+
+
+def test_immutable_error_hint_only_for_type_and_network():
+    text = immutable_error(share(), [('share_type', 'default', 'x')])
+    assert text == ("Share data (%s) cannot be changed in place: share_type is 'default', the task "
+                    "asks for 'x'. Delete and re-create it, or change the task. To move a share to "
+                    "another type, network or backend, use openkeel.manila.share_migration." % SID)
+    assert 'share_migration' in immutable_error(share(), [('share_network', 'a', 'b')])
+    text = immutable_error(share(), [('availability_zone', 'a', 'b'), ('snapshot', None, 's')])
+    assert 'share_migration' not in text and "availability_zone is 'a', the task asks for 'b'; snapshot" in text
+
+
+# -- bodies and views -------------------------------------------------------------------------------
+
+def test_update_body_each_field():
+    s = share(description=None, is_public=None)
+    assert update_body(s) == {}
+    assert update_body(s, name='data', description='', is_public=False) == {}
+    assert update_body(s, name='new', description='x', is_public=True) == {
+        'display_name': 'new', 'display_description': 'x', 'is_public': True}
+    assert update_body(share(is_public=True), is_public=0) == {'is_public': 0}
+
+
+def test_create_body_every_option():
+    desired = {'share_proto': 'cephfs', 'size': 2, 'name': 'n', 'description': 'd',
+               'share_type': 't', 'share_network_id': 'net', 'snapshot_id': 's',
+               'availability_zone': 'z', 'is_public': False, 'scheduler_hints': {'only_host': 'h'},
+               'mount_point_name': 'm', 'metadata': {'k': 1}, 'other': 'x'}
+    assert create_body(desired) == {
+        'share_proto': 'CEPHFS', 'size': 2, 'name': 'n', 'description': 'd', 'share_type': 't',
+        'share_network_id': 'net', 'snapshot_id': 's', 'availability_zone': 'z',
+        'is_public': False, 'scheduler_hints': {'only_host': 'h'}, 'mount_point_name': 'm',
+        'metadata': {'k': '1'}}
+    assert create_body({'share_proto': 'nfs', 'size': 1, 'name': 'n', 'metadata': {}}) == {
+        'share_proto': 'NFS', 'size': 1, 'name': 'n'}
+
+
+def test_diff_view_fields():
+    assert diff_view(None) == {} and diff_view({}) == {}
+    view = diff_view(share(extra='x'))
+    assert sorted(view) == sorted(shares_module.DIFF_FIELDS)
+    assert view['metadata'] == {'a': '1'} and view['share_type_name'] == 'default'
+
+
+def test_predicted_after_every_change():
+    after = predicted_after(share(), {'display_name': 'n', 'display_description': 'x',
+                                      'is_public': True}, 5, {'b': '2'}, ['a', 'zz'])
+    assert (after['name'], after['description'], after['is_public'], after['size']) == ('n', 'x', True, 5)
+    assert after['metadata'] == {'b': '2'}
+    same = predicted_after(share())
+    assert same == diff_view(share())
+
+
+def test_export_location_order_and_paths():
+    locations = [{'path': 'a', 'preferred': False}, {'path': 'b', 'preferred': True},
+                 {'path': 'c'}, {'path': 'd', 'preferred': True, 'is_admin_only': True},
+                 {'path': None, 'preferred': True}]
+    assert [loc['path'] for loc in sort_export_locations(locations)] == ['b', 'd', None, 'a', 'c']
+    assert export_paths(locations) == ['b', 'a', 'c']
+    assert export_paths(None) == []
+
+
+def test_oldest_and_racing():
+    a = {'id': 'b', 'created_at': '2026-01-01T00:00:00'}
+    b = {'id': 'a', 'created_at': '2026-01-01T00:00:01'}
+    c = {'id': 'c'}
+    assert oldest([b, a])['id'] == 'b'
+    assert oldest([b, dict(a, id='c', created_at=b['created_at'])])['id'] == 'a'
+    assert oldest([a, c])['id'] == 'c'
+    assert racing([{'status': 'available'}, {'status': 'creating'}])
+    assert racing([{'status': 'creating_from_snapshot'}])
+    assert racing([{'status': 'deleting'}])
+    assert not racing([{'status': 'available'}, {'status': 'error'}])
+
+
+# -- the plan: every branch ------------------------------------------------------------------------
+
+def test_share_plan_defaults():
+    plan = SharePlan('nothing')
+    assert (plan.before, plan.after, plan.body, plan.update, plan.new_size,
+            plan.metadata_set, plan.metadata_delete) == ({}, {}, None, {}, None, {}, [])
+    assert not plan.changed and repr(plan) == "SharePlan('nothing')"
+    assert SharePlan('delete').changed
+
+
+@pytest.mark.parametrize('missing', ['name', 'share_proto', 'size'])
+def test_plan_create_needs(missing):
+    desired = {'name': 'n', 'share_proto': 'nfs', 'size': 1}
+    desired[missing] = None
+    with pytest.raises(InvalidInput) as err:
+        plan_create(desired)
+    assert str(err.value) == '%s is required to create a share.' % missing
+    with pytest.raises(InvalidInput):
+        check_create_options({'name': 'n'}, options=('name', 'size'))
+    check_create_options({'name': 'n'}, options=('name',))
+
+
+def test_plan_create_after():
+    plan = plan_create({'name': 'n', 'share_proto': 'nfs', 'size': 1, 'share_type': 'gold'})
+    assert plan.action == 'create' and plan.before == {}
+    assert plan.after['share_type_name'] == 'gold' and plan.after['status'] == 'available'
+    assert plan.body == {'share_proto': 'NFS', 'size': 1, 'name': 'n', 'share_type': 'gold'}
+
+
+@pytest.mark.parametrize('status', sorted(shares_module.SHARE_ERROR_STATES))
+def test_plan_update_refuses_every_error_state(status):
+    with pytest.raises(CannotConverge) as err:
+        plan_update(share(status=status), {})
+    assert 'is in status %s' % status in str(err.value)
+
+
+def test_plan_update_branches():
+    s = share()
+    assert plan_update(s, {'name': 'other'}).action == 'nothing'
+    plan = plan_update(s, {'name': 'other'}, rename=True)
+    assert plan.update == {'display_name': 'other'} and plan.action == 'update'
+    plan = plan_update(s, {'size': 1, 'metadata': None})
+    assert plan.new_size is None and plan.action == 'nothing'
+    plan = plan_update(s, {'size': 3})
+    assert plan.new_size == 3 and plan.after['size'] == 3 and plan.action == 'update'
+    plan = plan_update(s, {'metadata': {'a': '1'}})
+    assert plan.action == 'nothing'
+    plan = plan_update(s, {'metadata': {'a': '1'}}, purge_metadata=True)
+    assert plan.action == 'nothing'
+    plan = plan_update(share(metadata={'a': '1', 'b': '2'}), {'metadata': {'a': '1'}},
+                       purge_metadata=True)
+    assert plan.metadata_delete == ['b'] and plan.action == 'update'
+    plan = plan_update(share(metadata={'a': '1', 'b': '2'}), {'metadata': {'a': '1'}})
+    assert plan.metadata_delete == [] and plan.action == 'nothing'
+    plan = plan_update(s, {'metadata': {'c': 'x'}})
+    assert plan.metadata_set == {'c': 'x'} and plan.after['metadata'] == {'a': '1', 'c': 'x'}
+    assert plan.before == diff_view(s)
+    plan = plan_update(s, {'description': 'new', 'is_public': True})
+    assert plan.update == {'display_description': 'new', 'is_public': True}
+    with pytest.raises(InvalidInput) as err:
+        plan_update(s, {'share_network_id': 'other'})
+    assert 'cannot be changed in place' in str(err.value)
+
+
+def test_plan_restore_and_absent():
+    with pytest.raises(CannotConverge):
+        plan_restore(share(is_soft_deleted=True), False)
+    plan = plan_restore(share(is_soft_deleted=True), True)
+    assert plan.action == 'restore' and plan.before == diff_view(share())
+    assert plan_absent(None).action == 'nothing'
+    assert plan_absent(None, soft_delete=True).action == 'nothing'
+    assert plan_absent(share(is_soft_deleted=True), soft_delete=True).action == 'nothing'
+    assert plan_absent(share(is_soft_deleted=True)).action == 'delete'
+    plan = plan_absent(share(), soft_delete=True)
+    assert plan.action == 'soft_delete' and plan.after == {} and plan.before == diff_view(share())
+    assert plan_absent(share()).action == 'delete'
+    nothing = plan_absent(share(is_soft_deleted=True), soft_delete=True)
+    assert nothing.before == nothing.after == diff_view(share(is_soft_deleted=True))
+
+
+# -- the fleet helpers ---------------------------------------------------------------------------------
+
+def test_markers():
+    marker = {'key': 'owner', 'value': True}
+    assert shares_module.marker_items(None) == {} and shares_module.marker_items({}) == {}
+    assert shares_module.marker_items(marker) == {'owner': 'True'}
+    assert with_marker(None, None) is None
+    assert with_marker({'a': 'b'}, None) == {'a': 'b'}
+    assert with_marker(None, marker) == {'owner': 'True'}
+    assert with_marker({'a': 'b'}, marker) == {'a': 'b', 'owner': 'True'}
+    assert carries_marker({'metadata': {'owner': 'True'}}, marker)
+    assert not carries_marker({'metadata': {'owner': 'False'}}, marker)
+    assert not carries_marker({'metadata': None}, marker)
+    assert not carries_marker({'metadata': {'owner': 'True'}}, None)
+
+
+def test_match_in_listing_and_purge_candidates():
+    listing = [share(id='1', name='a'), share(id='2', name='b'), share(id='3', name='b')]
+    assert match_in_listing(listing, share_id='2')['id'] == '2'
+    assert match_in_listing(listing, name='a', share_id='9') is None
+    assert match_in_listing(listing, name='a')['id'] == '1'
+    assert match_in_listing(listing, name='z') is None
+    with pytest.raises(AmbiguousName):
+        match_in_listing(listing, name='b')
+    marker = {'key': 'o', 'value': 'x'}
+    marked = [share(id='1', name='a', metadata={'o': 'x'}), share(id='2', name='b', metadata={'o': 'x'}),
+              share(id='3', name='c', metadata={'o': 'x'}), share(id='4', name='d', metadata={})]
+    assert [s['id'] for s in purge_candidates(marked, marker, {'a'}, {'2'})] == ['3']
+
+
+# -- the calls on the wire -----------------------------------------------------------------------------
+
+def test_find_by_uuid_then_name_and_require():
+    client, _session = make_client([
+        expect('GET', GET, ok({'share': share()})),
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [share(id=OTHER)]})),
+    ])
+    api = ShareAPI(client)
+    assert api.find(SID)['id'] == SID
+    assert api.find('data')['id'] == OTHER
+    client, _session = make_client([
+        expect('GET', GET, not_found()),
+        expect('GET', '/v2/shares/detail?name=' + SID, ok({'shares': []})),
+    ])
+    with pytest.raises(NotFound) as err:
+        ShareAPI(client).require(SID)
+    assert err.value.status == 404 and repr(SID) in str(err.value)
+
+
+def test_find_by_name_in_the_recycle_bin():
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data&is_soft_deleted=true',
+               ok({'shares': [share(status='creating'), share(id=OTHER, status='available')]})),
+    ])
+    with pytest.raises(AmbiguousName):
+        ShareAPI(client).find_by_name('data', soft_deleted=True)
+
+
+def test_find_by_name_waits_for_a_race_to_settle():
+    clock = FakeClock()
+    listing = '/v2/shares/detail?name=data'
+    client, _session = make_client([
+        expect('GET', listing, ok({'shares': [share(status='creating'), share(id=OTHER)]})),
+        expect('GET', listing, ok({'shares': [share(status='creating'), share(id=OTHER)]})),
+        expect('GET', listing, ok({'shares': [share(id=OTHER)]})),
+    ], clock=clock)
+    assert ShareAPI(client, timeout=100).find_by_name('data')['id'] == OTHER
+    assert len(clock.sleeps) == 1
+
+
+def test_default_share_type():
+    client, _session = make_client([
+        expect('GET', '/v2/types/default', ok({'share_type': {'id': 't'}})),
+        expect('GET', '/v2/types/default', not_found()),
+    ])
+    api = ShareAPI(client)
+    assert api.default_share_type() == {'id': 't'}
+    assert api.default_share_type() is None
+
+
+def test_create_posts_the_body_and_finds_a_lost_create_among_live_namesakes():
+    body = {'name': 'data', 'size': 1, 'share_proto': 'NFS'}
+    client, session = make_client([
+        expect('POST', '/v2/shares', ok({'share': share(status='creating')}, 202), body={'share': body}),
+        expect('POST', '/v2/shares', LOST, body={'share': body}),
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [
+            share(id='z', status='deleting'), share(id=OTHER, created_at='2'),
+            share(id=SID, created_at='1')]})),
+    ])
+    api = ShareAPI(client)
+    assert api.create(body)['status'] == 'creating'
+    assert api.create(body)['id'] == SID
+
+
+def test_settle_namesakes_keeper_and_loser():
+    mine = share(created_at='2026-01-01T00:00:01', status='available')
+    theirs = share(id=OTHER, created_at='2026-01-01T00:00:00')
+    listing = '/v2/shares/detail?name=data'
+    # alone (the listing does not show it yet): kept, no warning
+    client, _session = make_client([expect('GET', listing, ok({'shares': []}))])
+    assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
+    assert client.warnings == []
+    # the oldest: kept, with a warning naming the others
+    client, _session = make_client([
+        expect('GET', listing, ok({'shares': [
+            mine, share(id='zz', created_at='2026-01-01T00:00:05'),
+            share(id='gone', status='deleting', created_at='1')]}))])
+    assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
+    assert '(zz)' in client.warnings[0]
+    # newer: deleted, the task converges on the older one
+    client, session = make_client([
+        expect('GET', listing, ok({'shares': [mine, theirs]})),
+        expect('DELETE', GET, ok(status=202)),
+        expect('GET', GET, not_found()),
+    ], clock=FakeClock())
+    assert ShareAPI(client).settle_namesakes(mine) == (theirs, True)
+    assert 'was deleted' in client.warnings[0] and OTHER in client.warnings[0]
+    client, session = make_client([
+        expect('GET', listing, ok({'shares': [mine, theirs]})),
+        expect('DELETE', GET, ok(status=202)),
+    ])
+    assert ShareAPI(client).settle_namesakes(mine, wait=False) == (theirs, True)
+
+
+def test_remove_own_waits_for_rest_and_tolerates_gone():
+    clock = FakeClock()
+    client, session = make_client([
+        expect('GET', GET, ok({'share': share(status='creating')})),
+        expect('GET', GET, ok({'share': share(status='error')})),
+        expect('DELETE', GET, not_found()),
+        expect('GET', GET, not_found()),
+    ], clock=clock)
+    api = ShareAPI(client)
+    api.remove_own(share(status='creating'))
+    api.remove_own(share(status='creating'))
+    assert [c.method for c in session.calls[1:]] == ['GET', 'GET', 'DELETE', 'GET']
+
+
+def test_update_put_and_lost_update_checks_each_field():
+    body = {'display_name': 'n', 'display_description': '', 'is_public': True}
+    client, session = make_client([
+        expect('PUT', GET, ok({'share': share(name='n')}), body={'share': body}),
+        expect('PUT', GET, LOST, body={'share': body}),
+        expect('GET', GET, ok({'share': share(name='n', description=None, is_public=False)})),
+        expect('GET', GET, ok({'share': share(name='x', description=None, is_public=True)})),
+        expect('GET', GET, ok({'share': share(name='n', description=None, is_public=True)})),
+    ], clock=FakeClock())
+    api = ShareAPI(client)
+    assert api.update(SID, body)['name'] == 'n'
+    got = api.update(SID, body)
+    assert got['is_public'] is True and got['name'] == 'n'
+
+
+def test_metadata_set_and_delete_requests():
+    client, session = make_client([
+        expect('POST', GET + '/metadata', ok({'metadata': {'a': 'b'}}), body={'metadata': {'a': 'b'}}),
+        expect('DELETE', GET + '/metadata/a%2Fb%20c', ok(status=200)),
+        expect('DELETE', GET + '/metadata/x', not_found()),
+    ])
+    api = ShareAPI(client)
+    api.set_metadata(SID, {'a': 'b'})
+    api.delete_metadata_key(SID, 'a/b c')
+    api.delete_metadata_key(SID, 'x')
+
+
+def test_lost_metadata_writes_are_looked_up():
+    client, session = make_client([
+        expect('POST', GET + '/metadata', LOST),
+        expect('GET', GET, ok({'share': share(metadata={'a': 'x'})})),
+        expect('GET', GET, ok({'share': share(metadata={'a': 'b'})})),
+        expect('DELETE', GET + '/metadata/a', LOST),
+        expect('GET', GET, ok({'share': share(metadata={'a': 'b'})})),
+        expect('GET', GET, not_found()),
+    ], clock=FakeClock())
+    api = ShareAPI(client)
+    api.set_metadata(SID, {'a': 'b'})
+    api.delete_metadata_key(SID, 'a')
+    assert len(session.writes()) == 2
+
+
+@pytest.mark.parametrize('new,current,action', [(2, 1, 'extend'), (1, 2, 'shrink')])
+def test_resize_action_and_lost_resize(new, current, action):
+    busy = 'extending' if action == 'extend' else 'shrinking'
+    other = 'shrinking' if action == 'extend' else 'extending'
+    client, session = make_client([
+        expect('POST', ACTION, ok(status=202), body={action: {'new_size': new}}),
+        expect('POST', ACTION, LOST, body={action: {'new_size': new}}),
+        expect('GET', GET, ok({'share': share(size=current, status=other)})),
+        expect('GET', GET, ok({'share': share(size=current, status=busy)})),
+        expect('POST', ACTION, LOST, body={action: {'new_size': new}}),
+        expect('GET', GET, ok({'share': share(size=new, status='available')})),
+    ], clock=FakeClock())
+    api = ShareAPI(client)
+    api.resize(SID, new, current)
+    api.resize(SID, new, current)
+    api.resize(SID, new, current)
+
+
+def test_delete_soft_delete_restore_requests():
+    client, session = make_client([
+        expect('DELETE', GET, ok(status=202)),
+        expect('POST', ACTION, ok(status=202), body={'soft_delete': None}),
+        expect('POST', ACTION, ok(status=202), body={'restore': None}),
+    ], max_version='2.69')
+    api = ShareAPI(client)
+    api.delete(SID)
+    api.soft_delete(SID)
+    api.restore(SID)
+    client, session = make_client([], max_version='2.68')
+    for call in (ShareAPI(client).soft_delete, ShareAPI(client).restore):
+        with pytest.raises(UnsupportedFeature):
+            call(SID)
+
+
+def test_lost_delete_soft_delete_restore_are_looked_up():
+    client, session = make_client([
+        expect('DELETE', GET, LOST),
+        expect('GET', GET, ok({'share': share(status='available')})),
+        expect('GET', GET, ok({'share': share(status='deleting')})),
+        expect('POST', ACTION, LOST),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=False)})),
+        expect('GET', GET, not_found()),
+        expect('POST', ACTION, LOST),
+        expect('GET', GET, not_found()),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=True)})),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=False)})),
+    ], clock=FakeClock())
+    api = ShareAPI(client)
+    api.delete(SID)
+    api.soft_delete(SID)
+    api.restore(SID)
+    assert len(session.writes()) == 3
+
+
+def test_export_locations_request():
+    client, _session = make_client([
+        expect('GET', GET + '/export_locations', ok({'export_locations': [
+            {'path': 'a'}, {'path': 'b', 'preferred': True}]})),
+        expect('GET', GET + '/export_locations', ok({})),
+    ])
+    api = ShareAPI(client)
+    assert [loc['path'] for loc in api.export_locations(SID)] == ['b', 'a']
+    assert api.export_locations(SID) == []
+
+
+def test_apply_update_metadata_only_and_shrink_status():
+    plan = SharePlan('update', metadata_set={'b': '2'}, metadata_delete=['a'])
+    client, session = make_client([
+        expect('POST', GET + '/metadata', ok({}), body={'metadata': {'b': '2'}}),
+        expect('DELETE', GET + '/metadata/a', ok()),
+    ])
+    got = ShareAPI(client).apply_update(share(metadata={'a': '1'}), plan)
+    assert got['metadata'] == {'b': '2'} and got['status'] == 'available'
+    plan = SharePlan('update', metadata_delete=['a'])
+    client, session = make_client([expect('DELETE', GET + '/metadata/a', ok())])
+    assert ShareAPI(client).apply_update(share(metadata=None), plan)['metadata'] == {}
+    plan = SharePlan('update', new_size=3)
+    client, session = make_client([
+        expect('POST', ACTION, ok(status=202), body={'extend': {'new_size': 3}})])
+    got = ShareAPI(client).apply_update(share(size=2), plan)
+    assert got['status'] == 'extending' and got['size'] == 2
+    assert ShareAPI(client).apply_update(share(), SharePlan('nothing')) == share()
+
+
+def test_wait_settle_and_wait_gone():
+    clock = FakeClock()
+    client, session = make_client([
+        expect('GET', GET, ok({'share': share(status='creating')})),
+        expect('GET', GET, ok({'share': share(status='available')})),
+        expect('GET', GET, not_found()),
+    ], clock=clock)
+    api = ShareAPI(client, timeout=50)
+    assert api.wait_if_busy(share(status='available')) == share(status='available')
+    assert api.wait_if_busy(share(status='extending'))['status'] == 'available'
+    assert api.wait_gone(share()) is None
+    with pytest.raises(CannotConverge) as err:
+        api.wait_if_busy(share(status='extending'), wait=False)
+    assert 'is busy (extending)' in str(err.value)
+
+
+def test_share_api_defaults():
+    client, _session = make_client([])
+    api = ShareAPI(client)
+    assert api.client is client and api.timeout == 180
+
+
+@pytest.mark.parametrize('seen', [
+    dict(name='x', description='', is_public=True),
+    dict(name='n', description='other', is_public=True),
+    dict(name='n', description=None, is_public=False),
+])
+def test_a_lost_update_is_applied_only_when_every_field_shows_it(seen):
+    body = {'display_name': 'n', 'display_description': '', 'is_public': True}
+    client, session = make_client([expect('PUT', GET, LOST, body={'share': body})] + [
+        expect('GET', GET, ok({'share': share(**seen)})) for _i in range(3)], clock=FakeClock())
+    with pytest.raises(NotApplied):
+        ShareAPI(client).update(SID, body)
+
+
+def test_plan_restore_after():
+    plan = plan_restore(share(is_soft_deleted=True), True)
+    assert plan.after == diff_view(share()) and plan.after != {}
+
+
+def test_the_option_named_by_a_length_error():
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(name='n' * 256)
+    assert str(err.value) == 'name is 256 characters long; Manila takes at most 255.'
+
+
+def test_one_share_being_created_is_no_race():
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [share(status='creating')]}))])
+    assert ShareAPI(client).find_by_name('data')['status'] == 'creating'
+
+
+def test_a_race_that_does_not_settle_names_the_shares():
+    clock = FakeClock()
+    racing_now = ok({'shares': [share(status='creating'), share(id=OTHER, status='available')]})
+    client, _session = make_client([expect('GET', '/v2/shares/detail?name=data', racing_now)
+                                    for _i in range(4)], clock=clock)
+    with pytest.raises(WaitTimeout) as err:
+        ShareAPI(client, timeout=1).find_by_name('data')
+    assert ("The shares named 'data' is still %s creating, %s available after 1 seconds"
+            % (SID, OTHER)) in str(err.value)
+
+
+def test_ambiguity_names_the_name():
+    with pytest.raises(AmbiguousName) as err:
+        match_in_listing([share(id='1', name='b'), share(id='2', name='b')], name='b')
+    assert "named 'b'" in str(err.value)
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [share(id='1'), share(id='2')]}))])
+    with pytest.raises(AmbiguousName) as err:
+        ShareAPI(client).find_by_name('data')
+    assert "named 'data'" in str(err.value)
+
+
+def test_a_lost_soft_delete_is_seen_in_the_flag():
+    client, session = make_client([
+        expect('POST', ACTION, LOST),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=False)})),
+        expect('GET', GET, ok({'share': share(is_soft_deleted=True)})),
+    ], clock=FakeClock())
+    ShareAPI(client).soft_delete(SID)
+    assert len(session.writes()) == 1
+
+
+def test_apply_update_shrink_status():
+    plan = SharePlan('update', new_size=1)
+    client, _session = make_client([
+        expect('POST', ACTION, ok(status=202), body={'shrink': {'new_size': 1}})])
+    assert ShareAPI(client).apply_update(share(size=2), plan)['status'] == 'shrinking'
+
+
+def test_plan_create_after_shows_the_body():
+    plan = plan_create({'name': 'n', 'share_proto': 'nfs', 'size': 2})
+    assert (plan.after['name'], plan.after['size'], plan.after['share_proto']) == ('n', 2, 'NFS')
+
+
+def test_settle_namesakes_when_the_listing_does_not_show_this_share_yet():
+    mine = share(created_at='2026-01-01T00:00:00', status='available')
+    newer = share(id=OTHER, created_at='2026-01-01T00:00:09')
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [newer]}))])
+    assert ShareAPI(client).settle_namesakes(mine) == (mine, False)
+    assert OTHER in client.warnings[0]
+
+
+def test_a_race_that_ends_with_two_shares_at_rest_is_ambiguous_at_once():
+    clock = FakeClock()
+    listing = '/v2/shares/detail?name=data'
+    client, _session = make_client([
+        expect('GET', listing, ok({'shares': [share(status='creating'), share(id=OTHER)]})),
+        expect('GET', listing, ok({'shares': [share(), share(id=OTHER)]})),
+    ], clock=clock)
+    with pytest.raises(AmbiguousName):
+        ShareAPI(client, timeout=100).find_by_name('data')
+    assert clock.sleeps == []
+
+
+def test_find_by_name_looks_in_the_recycle_bin_only_when_asked():
+    recycled = share(is_soft_deleted=True)
+    client, session = make_client([
+        expect('GET', '/v2/shares/detail?name=data&is_soft_deleted=true',
+               ScriptedResponse(200, {'shares': [recycled]})),
+        expect('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share()]})),
+    ])
+    api = ShareAPI(client)
+    assert api.find_by_name('data', soft_deleted=True) == recycled
+    assert api.find_by_name('data') == share()

@@ -1,5 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The waiter: waits for a status or a predicate, their pauses and deadlines, the
+words of a failure, and run_steps (steps over many items, on a pool)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,6 +12,7 @@ import threading
 
 import pytest
 
+from ansible_collections.openkeel.manila.plugins.module_utils import waiter
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     WaitFailed,
@@ -19,15 +22,17 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import SHAR
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     Step,
+    describe_targets,
+    explain_safely,
     poll_delays,
     run_steps,
     user_message_explainer,
     wait_for_status,
     wait_until,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
+    ScriptedResponse,
     make_client,
 )
 
@@ -147,7 +152,7 @@ def test_ready_decides_about_a_vanished_resource():
 def test_user_message_explainer_reads_the_newest_messages_of_the_resource():
     client, session = make_client([
         ('GET', '/v2/messages?resource_id=abc&sort_key=created_at&sort_dir=desc&limit=3',
-         RecordedResponse(200, {'messages': [{'user_message': 'No valid host.'},
+         ScriptedResponse(200, {'messages': [{'user_message': 'No valid host.'},
                                              {'user_message': 'No valid host.'},
                                              {'user_message': 'Quota exceeded.'}]})),
     ])
@@ -234,3 +239,262 @@ def test_jobs_run_together_on_the_pool_and_a_bug_is_not_swallowed():
     with pytest.raises(KeyError):
         run_steps(Clocked(), [Thing('x')], [Step(run=bug)], fetch=lambda waiting: {},
                   key=lambda t: t.name, timeout=5, workers=2)
+
+
+# -- at the edges: pauses, deadlines, words of a failure, run_steps --------------------------
+
+def test_poll_delays():
+    delays = poll_delays()
+    assert [next(delays) for _i in range(7)] == [0.5, 0.75, 1.125, 1.6875, 2.53125, 3.796875, 5.0]
+    delays = poll_delays(first=1, factor=2, cap=3)
+    assert [next(delays) for _i in range(4)] == [1, 2, 3, 3]
+    assert (waiter.FIRST_DELAY, waiter.BACKOFF, waiter.MAX_DELAY) == (0.5, 1.5, 5.0)
+
+
+class Reads(object):
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def __call__(self):
+        return self.values.pop(0)
+
+
+def clocked():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    return client, clock
+
+
+def test_wait_until_ready_at_once_sleeps_not():
+    client, clock = clocked()
+    assert wait_until(client, Reads({'s': 1}), lambda r: True, 'X', 'y', 10) == {'s': 1}
+    assert clock.sleeps == []
+
+
+def test_wait_until_never_sleeps_past_the_deadline_and_says_where_it_stood():
+    client, clock = clocked()
+    with pytest.raises(WaitTimeout) as err:
+        wait_until(client, lambda: {'s': 'busy'}, lambda r: False, 'Share x', 'it to rest', 2,
+                   describe=lambda r: r['s'], explain=lambda r: 'Manila says: hm')
+    assert clock.sleeps == [0.5, 0.75, 0.75] and clock.now == 2.0
+    assert str(err.value) == ('Share x is still busy after 2 seconds (waiting for it to rest); '
+                              'raise "timeout" or check the service. Manila says: hm')
+    assert err.value.state == 'busy' and err.value.resource == {'s': 'busy'}
+    client, clock = clocked()
+    with pytest.raises(WaitTimeout) as err:
+        wait_until(client, lambda: {'s': 'busy'}, lambda r: False, 'Share x', 'g', 0)
+    assert 'is still not ready after 0 seconds' in str(err.value) and clock.sleeps == []
+
+
+def test_wait_until_failure_and_gone():
+    client, clock = clocked()
+    with pytest.raises(WaitFailed) as err:
+        wait_until(client, lambda: {'s': 'error'}, lambda r: False, 'Share x', 'g', 10,
+                   failure=lambda r: 'went to error', explain=lambda r: '')
+    assert str(err.value) == 'Share x went to error while waiting for g.'
+    assert err.value.state == 'went to error' and err.value.resource == {'s': 'error'}
+    with pytest.raises(WaitFailed) as err:
+        wait_until(client, lambda: None, lambda r: False, 'Share x', 'g', 10)
+    assert err.value.state == GONE and str(err.value) == 'Share x disappeared while waiting for g.'
+    seen = []
+    assert wait_until(client, Reads(None), lambda r: r is None, 'X', 'g', 10, on_poll=seen.append) is None
+    assert seen == []
+
+
+def test_wait_for_status_field_targets_and_errors():
+    client, clock = clocked()
+    got = wait_for_status(client, Reads({'task_state': 'a'}, {'task_state': 'b'}), ['b', 'c'],
+                          ['x'], 'M', 10, field='task_state')
+    assert got == {'task_state': 'b'}
+    with pytest.raises(WaitFailed) as err:
+        wait_for_status(client, Reads({'status': 'x'}), ['b'], ['x'], 'M', 10)
+    assert str(err.value) == 'M went to x while waiting for b.'
+    with pytest.raises(WaitTimeout) as err:
+        wait_for_status(client, lambda: {'status': 'q'}, [GONE, 'b'], [], 'M', 1)
+    assert 'M is still q after 1 seconds (waiting for b or gone)' in str(err.value)
+    assert wait_for_status(client, Reads(None), [GONE], [], 'M', 1) is None
+    with pytest.raises(WaitFailed):
+        wait_for_status(client, Reads(None), ['b'], [], 'M', 1)
+
+
+def test_describe_targets_and_explain_safely():
+    assert describe_targets([GONE, 'b', 'a']) == 'a or b or gone'
+
+    def broken(resource):
+        raise ManilaError('down')
+    assert explain_safely(broken, None) == 'Manila user messages could not be read: down'
+    assert explain_safely(lambda r: 'words', None) == 'words'
+    assert waiter._explained('m', None, None) == 'm'
+    assert waiter._explained('m', lambda r: '', None) == 'm'
+    assert waiter._explained('m', lambda r: 'x', None) == 'm x'
+
+
+class Item(object):
+    def __init__(self, name):
+        self.name = name
+        self.ok = True
+        self.log = []
+        self.error = None
+
+    def fail(self, why):
+        self.ok = False
+        self.error = why
+
+
+def test_run_steps_skips_fails_and_times_out():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    a, b, c = Item('a'), Item('b'), Item('c')
+    polls = []
+
+    def fetch(items):
+        polls.append(sorted(i.name for i in items))
+        return {'a': 'ready' if len(polls) > 1 else 'busy', 'b': 'busy'}
+
+    def job(item):
+        item.log.append('job')
+        if item.name == 'c':
+            raise ManilaError('refused')
+
+    steps = [Step(run=job), Step(run=lambda item: item.log.append('skipped'),
+                                 needed=lambda item: False),
+             Step(check=lambda item, resource: resource == 'ready' or None,
+                  timed_out=lambda item, resource: 'still %s' % resource),
+             Step(run=lambda item: item.log.append('after'))]
+    run_steps(client, [a, b, c], steps, fetch, key=lambda item: item.name, timeout=3)
+    assert a.log == ['job', 'after'] and a.ok
+    assert b.log == ['job'] and b.error == 'still busy'
+    assert c.log == ['job'] and str(c.error) == 'refused'
+    assert polls[0] == ['a', 'b'] and all(p == ['b'] for p in polls[2:])
+    assert clock.now >= 3
+
+
+def test_run_steps_default_timeout_words_and_on_error():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    item = Item('a')
+    errors = []
+    run_steps(client, [item], [Step(check=lambda i, r: None)], lambda items: {}, key=lambda i: i.name,
+              timeout=1)
+    assert item.error == 'still not ready after 1 seconds'
+
+    def check(i, r):
+        raise ManilaError('x')
+    other = Item('b')
+    run_steps(client, [other], [Step(check=check)], lambda items: {}, key=lambda i: i.name, timeout=1,
+              on_error=lambda i, exc: errors.append((i.name, str(exc))))
+    assert errors == [('b', 'x')] and other.ok
+
+
+def test_run_steps_on_a_pool_and_a_bug_ends_the_run():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    items = [Item(str(i)) for i in range(4)]
+    run_steps(client, items, [Step(run=lambda item: item.log.append('job'))], lambda its: {},
+              key=lambda i: i.name, timeout=1, workers=2)
+    assert all(i.log == ['job'] for i in items)
+
+    def bug(item):
+        raise KeyError('bug')
+    with pytest.raises(KeyError):
+        run_steps(client, [Item('x')], [Step(run=bug)], lambda its: {}, key=lambda i: i.name,
+                  timeout=1, workers=2)
+
+
+@pytest.mark.parametrize('workers,on_pool', [(None, False), (1, False), (2, True), (3, True)])
+def test_run_steps_uses_a_pool_only_for_more_than_one_worker(workers, on_pool):
+    import threading
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    threads = []
+    fetched = []
+    item = Item('a')
+    steps = [Step(run=lambda i: threads.append(threading.current_thread())),
+             Step(check=lambda i, r: r == 'ready' or None)]
+
+    def fetch(items):
+        fetched.append(threading.current_thread())
+        return dict((i.name, 'ready') for i in items)
+    kwargs = {} if workers is None else {'workers': workers}
+    run_steps(client, [item], steps, fetch, key=lambda i: i.name, timeout=5, **kwargs)
+    main = threading.current_thread()
+    assert (threads[0] is not main) is on_pool and (fetched[0] is not main) is on_pool
+    assert item.ok
+
+
+def test_run_steps_waits_until_the_deadline_exactly():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    item = Item('a')
+    seen = []
+
+    def check(i, resource):
+        seen.append(clock.now)
+        return resource == 'ready' or None
+    run_steps(client, [item], [Step(check=check)], lambda items: {'a': 'busy'}, key=lambda i: i.name,
+              timeout=1.25, max_delay=1.0)
+    # polls at 0.5 and 0.5 + 0.75: the second is at the deadline, and the last
+    assert item.error == 'still not ready after 1.25 seconds'
+    assert seen == [0.5, 1.25]
+
+
+def test_run_steps_backs_off_to_two_seconds_by_default():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: None)], lambda items: {}, key=lambda i: i.name,
+              timeout=20)
+    assert max(clock.sleeps) == 2.0 and clock.sleeps[:3] == [0.5, 0.75, 1.125]
+
+
+def test_run_steps_on_a_pool_hands_manila_errors_to_on_error():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    errors = []
+
+    def job(item):
+        raise ManilaError('refused %s' % item.name)
+    items = [Item('a'), Item('b')]
+    run_steps(client, items, [Step(run=job), Step(run=lambda item: item.log.append('next'))],
+              lambda its: {}, key=lambda i: i.name, timeout=1, workers=2,
+              on_error=lambda item, exc: errors.append(str(exc)))
+    assert sorted(errors) == ['refused a', 'refused b'] and [i.log for i in items] == [['next'], ['next']]
+
+
+def test_run_steps_polls_again_after_a_failed_poll_and_gives_up_after_three():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    answers = [ManilaError('down'), {'a': 'ready'}]
+
+    def fetch(items):
+        answer = answers.pop(0) if answers else ManilaError('still down')
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: r == 'ready' or None)], fetch,
+              key=lambda i: i.name, timeout=60)
+    assert item.ok and clock.sleeps == [0.5, 0.75]
+    # every poll fails: the waiting items fail after the third, with the default words;
+    # one that began its wait after them counts its own polls
+    first, later = Item('a'), Item('b')
+    steps = [Step(run=lambda i: None), Step(check=lambda i, r: r == 'ready' or None)]
+    run_steps(client, [first], steps, fetch, key=lambda i: i.name, timeout=60)
+    assert first.error == ('unknown: could not read its state (3 polls in a row failed): '
+                           'still down')
+    words = []
+    run_steps(client, [later], steps, fetch, key=lambda i: i.name, timeout=60,
+              poll_failed=lambda i, exc, n: words.append((i.name, str(exc), n)) or 'gone dark')
+    assert later.error == 'gone dark' and words == [('b', 'still down', 3)]
+
+
+def test_run_steps_fails_a_waiting_item_at_its_deadline_when_polls_fail():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+
+    def fetch(items):
+        raise ManilaError('down')
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: None)], fetch, key=lambda i: i.name,
+              timeout=0.5)
+    assert item.error == 'unknown: could not read its state (1 poll in a row failed): down'

@@ -2,7 +2,7 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every write of the API classes goes through ``client.write_once``.
 
-A source check, beside the recorded-HTTP tests of each write: a method that
+A source check, beside the scripted-HTTP tests of each write: a method that
 sends POST, PUT or DELETE (``client.post/put/delete``, an action, or
 ``client.request`` with a write method) must hand it to ``write_once`` (or
 ``lookups.create_once``).  A new API class that forgets it fails here."""

@@ -14,6 +14,8 @@ import pytest
 from ansible.module_utils import basic
 from ansible.module_utils.common import warnings as common_warnings
 
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import make_client
+
 try:
     from ansible.module_utils.testing import patch_module_args
 except ImportError:  # ansible-core < 2.19 has no testing helper: its modules read _ANSIBLE_ARGS
@@ -26,7 +28,7 @@ except ImportError:  # ansible-core < 2.19 has no testing helper: its modules re
         finally:
             basic._ANSIBLE_ARGS = saved
 
-__all__ = ['Exit', 'Fail', 'exits_raise', 'patch_module_args', 'run_module']
+__all__ = ['Exit', 'Fail', 'exits_raise', 'patch_module_args', 'run_module', 'run_scripted']
 
 
 class Exit(Exception):
@@ -76,8 +78,9 @@ def module_class(code):
 
 def run_module(monkeypatch, code, args, client, check_mode=False, diff=False, expect=Exit):
     """Run the module file ``code`` (its main()) with ``args`` on ``client`` (from
-    recorded_http.make_client) as Ansible would; the Exit (or Fail) it ends with.
-    ``expect``: Exit takes either ending, Fail only a failure."""
+    scripted_http.make_client) as Ansible would; the Exit (or Fail) it ends with.
+    ``expect``: Exit takes either ending, Fail only a failure.  ``client`` may be
+    None for a run that must end before it connects."""
     monkeypatch.setattr(module_class(code), '_connect', lambda self: client)
     args = dict(args)
     if check_mode:
@@ -88,3 +91,15 @@ def run_module(monkeypatch, code, args, client, check_mode=False, diff=False, ex
         with pytest.raises(expect) as outcome:
             code.main()
     return outcome.value
+
+
+def run_scripted(monkeypatch, code, args, exchanges, max_version='2.99', check_mode=False,
+                 diff=False, expect=Exit, prepare=None):
+    """run_module on a new scripted client (scripted_http.make_client with
+    ``exchanges`` after the versions document of ``max_version``); ``prepare``
+    (optional) sees the client before the run.  (outcome, session)."""
+    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
+    if prepare is not None:
+        prepare(client, session)
+    return run_module(monkeypatch, code, args, client, check_mode=check_mode, diff=diff,
+                      expect=expect), session

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The fleet module (openkeel.manila.shares) on recorded HTTP, one request at a
+"""The fleet module (openkeel.manila.shares) on scripted HTTP, one request at a
 time (concurrency 1), for what the local cloud cannot show exactly: the request
 sequence of a no-op, what check mode leaves out, a quota refusal among good
 shares, a share whose access_rules_status was already error."""
@@ -9,26 +9,22 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from keystoneauth1 import access as ksa_access
 from keystoneauth1 import exceptions as ksa_exc
 from keystoneauth1.identity import base as ksa_identity
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
     run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
 from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
-    RecordedResponse,
-    RecordedSession,
-    make_client,
+    ScriptedResponse,
+    ScriptedSession,
     share_locks,
     versions_exchange,
 )
@@ -57,24 +53,23 @@ def rule(n, target, level='rw', state='active'):
 
 
 def listing(*shares):
-    return ('GET', LISTING, RecordedResponse(200, {'shares': list(shares), 'count': len(shares)}))
+    return ('GET', LISTING, ScriptedResponse(200, {'shares': list(shares), 'count': len(shares)}))
 
 
 def rules_of(n, *rules):
     return ('GET', '/v2/share-access-rules?share_id=%s' % uuid(n),
-            RecordedResponse(200, {'access_list': list(rules)}))
+            ScriptedResponse(200, {'access_list': list(rules)}))
 
 
 def exports_of(n):
-    return ('GET', '/v2/shares/%s/export_locations' % uuid(n), RecordedResponse(200, {
+    return ('GET', '/v2/shares/%s/export_locations' % uuid(n), ScriptedResponse(200, {
         'export_locations': [{'path': '10.0.0.2:/s%d' % n, 'preferred': False},
                              {'path': '10.0.0.1:/s%d' % n, 'preferred': True}]}))
 
 
 def run(monkeypatch, args, exchanges, check_mode=False, max_version='2.99'):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, fleet_module, dict(args, concurrency=1), client,
-                      check_mode=check_mode), session
+    return run_scripted(monkeypatch, fleet_module, dict(args, concurrency=1), exchanges,
+                        max_version=max_version, check_mode=check_mode)
 
 
 def entry(n, **fields):
@@ -114,8 +109,8 @@ def test_check_mode_plans_create_update_rules_and_purge_without_writing(monkeypa
         share_locks(),
         rules_of(1, rule(1, '10.0.1.0/24', level='ro'), rule(1, '10.9.9.9')), exports_of(1),
         ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': [], 'count': 0})),
-        ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
+         ScriptedResponse(200, {'shares': [], 'count': 0})),
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {'id': uuid(900)}})),
     ], check_mode=True)
     result = outcome.result
     assert session.writes() == []
@@ -135,17 +130,17 @@ def test_a_refused_create_fails_that_share_only_and_names_it(monkeypatch):
     outcome, session = run(monkeypatch, {'shares': [entry(1), entry(2)], 'timeout': 60}, [
         listing(),
         ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': [], 'count': 0})),
-        ('GET', '/v2/types/default', RecordedResponse(200, {'share_type': {'id': uuid(900)}})),
-        ('POST', '/v2/shares', RecordedResponse(413, {'overLimit': {
+         ScriptedResponse(200, {'shares': [], 'count': 0})),
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {'id': uuid(900)}})),
+        ('POST', '/v2/shares', ScriptedResponse(413, {'overLimit': {
             'code': 413, 'message': 'ShareLimitExceeded: Maximum number of shares allowed (1) exceeded'}})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
         listing(created),
         listing(dict(created, status='available')),
         # no other task made a share of this name meanwhile (settle_namesakes)
-        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=data2', ScriptedResponse(200, {'shares': [
             dict(created, status='available')]})),
-        ('POST', '/v2/shares/%s/action' % uuid(2), RecordedResponse(200, {'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
+        ('POST', '/v2/shares/%s/action' % uuid(2), ScriptedResponse(200, {'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
         listing(dict(created, status='available', access_rules_status='syncing')),
         listing(dict(created, status='available')),
         rules_of(2, rule(2, '10.0.2.0/24')),
@@ -170,11 +165,11 @@ def test_a_share_going_to_error_is_named_with_manilas_reason(monkeypatch):
     outcome, session = run(monkeypatch, {'shares': [entry(1, share_type='nowhere')]}, [
         listing(),
         ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': [], 'count': 0})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+         ScriptedResponse(200, {'shares': [], 'count': 0})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
         listing(dict(created, status='error')),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % uuid(1),
-         RecordedResponse(200, {'messages': [{'user_message': 'allocate host: No storage could be allocated.'}]})),
+         ScriptedResponse(200, {'messages': [{'user_message': 'allocate host: No storage could be allocated.'}]})),
     ])
     assert isinstance(outcome, Fail)
     message = outcome.result['shares'][0]['msg']
@@ -190,7 +185,7 @@ def test_rules_of_a_share_whose_status_was_already_error_are_read_until_active(m
         {'access_type': 'ip', 'access_to': '10.0.5.0/24'}])]}, [
         listing(broken),
         rules_of(1, stuck), exports_of(1),
-        ('POST', '/v2/shares/%s/action' % uuid(1), RecordedResponse(200, {'access': rule(1, '10.0.5.0/24', state='queued_to_apply')})),
+        ('POST', '/v2/shares/%s/action' % uuid(1), ScriptedResponse(200, {'access': rule(1, '10.0.5.0/24', state='queued_to_apply')})),
         listing(broken),   # not syncing: the status cannot tell when the rule is done
         rules_of(1, stuck, rule(1, '10.0.5.0/24', state='applying')),
         listing(broken),
@@ -214,7 +209,7 @@ def test_invalid_input_fails_before_any_request_naming_every_problem(monkeypatch
     assert "shares[1] (data1) and shares[0] both give name 'data1'" in message
     assert 'shares[2] (data2): size must be at least 1' in message
     assert 'shares[3] (data3): metadata owner=me contradicts the marker owner=repo' in message
-    assert len(session.calls) == 1  # the versions document of the recorded client only
+    assert len(session.calls) == 1  # the versions document of the scripted client only
 
 
 def test_purge_needs_a_marker_and_rules_are_checked_before_any_write(monkeypatch):
@@ -243,7 +238,7 @@ def test_a_share_by_id_outside_the_listing_is_read_by_id_and_reported(monkeypatc
     elsewhere = share(5, name='theirs', status='error')
     outcome, session = run(monkeypatch, {'shares': [{'id': uuid(5)}]}, [
         listing(),
-        ('GET', '/v2/shares/' + uuid(5), RecordedResponse(200, {'share': elsewhere})),
+        ('GET', '/v2/shares/' + uuid(5), ScriptedResponse(200, {'share': elsewhere})),
         rules_of(5, rule(5, '10.0.0.0/24')), exports_of(5),
     ], check_mode=True)
     # a share in error cannot be converged, but what it has is still returned
@@ -261,14 +256,14 @@ def test_a_create_that_lost_the_race_for_its_name_removes_its_share_and_converge
     outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
         listing(),
         ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
-         RecordedResponse(200, {'shares': [], 'count': 0})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': mine})),
+         ScriptedResponse(200, {'shares': [], 'count': 0})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': mine})),
         listing(older, dict(mine, status='available')),
         # settle_namesakes: the other task's share is older, this one goes
-        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=data2', ScriptedResponse(200, {'shares': [
             older, dict(mine, status='available')]})),
-        ('DELETE', '/v2/shares/' + uuid(2), RecordedResponse(202)),
-        ('GET', '/v2/shares/' + uuid(2), RecordedResponse(404, {'itemNotFound': {
+        ('DELETE', '/v2/shares/' + uuid(2), ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + uuid(2), ScriptedResponse(404, {'itemNotFound': {
             'code': 404, 'message': 'not found'}})),
         rules_of(1, rule(1, '10.0.1.0/24')),
         exports_of(1),
@@ -288,12 +283,12 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
     outcome, session = run(monkeypatch, {'shares': [entry(1)]}, [
         listing(share(1)),
         rules_of(1), exports_of(1),
-        ('POST', '/v2/shares/%s/action' % uuid(1), RecordedResponse(200, {'access': dict(
+        ('POST', '/v2/shares/%s/action' % uuid(1), ScriptedResponse(200, {'access': dict(
             mine, state='queued_to_apply')})),
         listing(share(1)),
         # settle_twins: another task allowed the same target a moment earlier
         rules_of(1, older, mine),
-        ('POST', '/v2/shares/%s/action' % uuid(1), RecordedResponse(202)),
+        ('POST', '/v2/shares/%s/action' % uuid(1), ScriptedResponse(202)),
         rules_of(1, older),
     ])
     result = outcome.result
@@ -308,12 +303,12 @@ def test_a_rule_allowed_twice_at_once_is_denied_by_the_task_that_made_the_newer(
 # -- a poll that fails (issue 21, item 15) --------------------------------------------------
 
 BINNED = ('GET', '/v2/shares/detail?is_soft_deleted=true&with_count=true&limit=1000&offset=0',
-          RecordedResponse(200, {'shares': [], 'count': 0}))
+          ScriptedResponse(200, {'shares': [], 'count': 0}))
 
 
 def failed_poll():
     """One poll whose listing fails: the client's read and its three retries, all 500."""
-    return [('GET', LISTING, RecordedResponse(500, {'computeFault': {
+    return [('GET', LISTING, ScriptedResponse(500, {'computeFault': {
         'code': 500, 'message': 'listing broke'}}))] * 4
 
 
@@ -322,10 +317,10 @@ def test_a_poll_that_fails_after_the_clients_retries_is_polled_again(monkeypatch
     outcome, session = run(monkeypatch, {'shares': [entry(2, access_rules=None, share_type='default')]}, [
         listing(),
         BINNED,
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
     ] + failed_poll() + [
         listing(dict(created, status='available')),
-        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=data2', ScriptedResponse(200, {'shares': [
             dict(created, status='available')]})),
         exports_of(2),
     ])
@@ -342,7 +337,7 @@ def test_polls_that_keep_failing_leave_every_share_a_result_and_changed(monkeypa
         listing(share(1)),
         rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
         BINNED,
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
     ] + failed_poll() * 3)
     result = outcome.result
     assert isinstance(outcome, Fail)
@@ -389,7 +384,7 @@ class ScriptedKeystone(ksa_identity.BaseIdentityPlugin):
         return ClockedToken('token-%d' % self.requests, self.clock.now + self.lifetime, self.clock)
 
 
-class KeystoneSession(RecordedSession):
+class KeystoneSession(ScriptedSession):
     """As keystoneauth's Session.request: an authenticated request first asks
     the auth plugin for its headers (fetching or renewing the token), and
     what Keystone answers there is raised as it is."""
@@ -416,11 +411,8 @@ def run_with_keystone(monkeypatch, args, exchanges, keystone_answers, lifetime=3
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
     client.negotiate()
     session.negotiated = str(client.version)
-    monkeypatch.setattr(fleet_module.SharesModule, '_connect', lambda self: client)
-    with patch_module_args(dict(args, concurrency=1)):
-        with pytest.raises(Exit) as outcome:
-            fleet_module.main()
-    return outcome.value, session, keystone, clock
+    outcome = run_module(monkeypatch, fleet_module, dict(args, concurrency=1), client)
+    return outcome, session, keystone, clock
 
 
 def token_of(call):
@@ -450,11 +442,11 @@ def test_a_token_that_expires_mid_run_is_renewed_and_a_keystone_503_then_retried
         'shares': [entry(2, share_type='default')]}, [
         listing(),
         BINNED,
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
         listing(created),                       # 0.5 s: token-1 still good
         listing(available),                     # 1.25 s: renewed (503, then token-3)
-        ('GET', '/v2/shares/detail?name=data2', RecordedResponse(200, {'shares': [available]})),
-        ('POST', '/v2/shares/%s/action' % uuid(2), RecordedResponse(200, {
+        ('GET', '/v2/shares/detail?name=data2', ScriptedResponse(200, {'shares': [available]})),
+        ('POST', '/v2/shares/%s/action' % uuid(2), ScriptedResponse(200, {
             'access': rule(2, '10.0.2.0/24', state='queued_to_apply')})),
         listing(dict(available, access_rules_status='syncing')),
         listing(available),
@@ -507,7 +499,7 @@ def test_a_share_without_the_key_is_adopted_and_one_with_this_value_converged(mo
                                          'marker': MARKER}, [
         listing(share(1, metadata={'team': 'x'}), share(2)),
         rules_of(1), exports_of(1), rules_of(2), exports_of(2),
-        ('POST', '/v2/shares/%s/metadata' % uuid(1), RecordedResponse(200, {'metadata': {
+        ('POST', '/v2/shares/%s/metadata' % uuid(1), ScriptedResponse(200, {'metadata': {
             'team': 'x', 'owner': 'repo'}})),
     ])
     result = outcome.result
@@ -523,7 +515,7 @@ def test_a_blank_metadata_value_fails_before_any_request(monkeypatch):
                                                     entry(2, metadata={'b': 1})]}, [])
     assert isinstance(outcome, Fail)
     assert "shares[0] (data1): metadata: key 'a' has an empty value" in outcome.result['msg']
-    assert len(session.calls) == 1  # the versions document of the recorded client only
+    assert len(session.calls) == 1  # the versions document of the scripted client only
 
 
 # -- the quota preflight (issue 22) ---------------------------------------------------------
@@ -534,7 +526,7 @@ TYPE_QUOTA_DETAIL = '/v2/quota-sets/p1/detail?share_type=default'
 
 def quota_detail(shares, gigabytes):
     """A quota detail: (limit, in_use) of shares and gigabytes."""
-    return RecordedResponse(200, {'quota_set': {
+    return ScriptedResponse(200, {'quota_set': {
         'shares': {'limit': shares[0], 'in_use': shares[1], 'reserved': 0},
         'gigabytes': {'limit': gigabytes[0], 'in_use': gigabytes[1], 'reserved': 0},
         'per_share_gigabytes': {'limit': -1, 'in_use': 0, 'reserved': 0}}})
@@ -584,9 +576,9 @@ def test_a_run_within_the_quota_creates(monkeypatch):
         BINNED,
         ('GET', QUOTA_DETAIL, quota_detail((10, 1), (100, 5))),
         ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 1), (-1, 5))),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
         listing(created),
-        ('GET', '/v2/shares/detail?name=data1', RecordedResponse(200, {'shares': [created]})),
+        ('GET', '/v2/shares/detail?name=data1', ScriptedResponse(200, {'shares': [created]})),
         exports_of(1),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -600,10 +592,10 @@ def test_a_user_who_may_not_read_quotas_is_told_the_preflight_was_skipped(monkey
                                                           access_rules=None)]}, [
         listing(),
         BINNED,
-        ('GET', QUOTA_DETAIL, RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
+        ('GET', QUOTA_DETAIL, ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'no'}})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
         listing(created),
-        ('GET', '/v2/shares/detail?name=data1', RecordedResponse(200, {'shares': [created]})),
+        ('GET', '/v2/shares/detail?name=data1', ScriptedResponse(200, {'shares': [created]})),
         exports_of(1),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -625,7 +617,7 @@ def test_a_lock_per_share_costs_one_listing_and_is_sent_once(monkeypatch):
         listing(share(1), share(2)),
         share_locks(None, lock_of(2)),
         rules_of(1), exports_of(1), rules_of(2), exports_of(2),
-        ('POST', '/v2/resource-locks', RecordedResponse(200, {'resource_lock': lock_of(1, 'keep')})),
+        ('POST', '/v2/resource-locks', ScriptedResponse(200, {'resource_lock': lock_of(1, 'keep')})),
     ])
     result = outcome.result
     assert not isinstance(outcome, Fail), result
@@ -654,7 +646,7 @@ def test_absent_on_a_locked_share_fails_that_share_only_naming_the_lock(monkeypa
         entry(1, state='absent'), entry(2, state='absent')]}, [
         listing(share(1), share(2)),
         share_locks(None, lock_of(1)),
-        ('DELETE', '/v2/shares/' + uuid(2), RecordedResponse(202)),
+        ('DELETE', '/v2/shares/' + uuid(2), ScriptedResponse(202)),
         listing(share(1)),
     ])
     assert isinstance(outcome, Fail)
@@ -669,8 +661,8 @@ def test_absent_with_deletion_lock_false_lifts_then_deletes(monkeypatch):
         entry(1, state='absent', deletion_lock=False)]}, [
         listing(share(1)),
         share_locks(None, lock_of(1)),
-        ('DELETE', '/v2/resource-locks/lock-1', RecordedResponse(204)),
-        ('DELETE', '/v2/shares/' + uuid(1), RecordedResponse(202)),
+        ('DELETE', '/v2/resource-locks/lock-1', ScriptedResponse(204)),
+        ('DELETE', '/v2/shares/' + uuid(1), ScriptedResponse(202)),
         listing(),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -684,7 +676,7 @@ def test_purge_keeps_a_locked_share_and_lists_it(monkeypatch):
         listing(share(1), share(2, name='locked'), share(3, name='old')),
         share_locks(None, lock_of(2)),
         rules_of(1), exports_of(1),
-        ('DELETE', '/v2/shares/' + uuid(3), RecordedResponse(202)),
+        ('DELETE', '/v2/shares/' + uuid(3), ScriptedResponse(202)),
         listing(share(1), share(2, name='locked')),
     ])
     result = outcome.result

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The ``name`` option of the info modules on recorded HTTP: a UUID-shaped value
+"""The ``name`` option of the info modules on scripted HTTP: a UUID-shaped value
 is tried as an ID first, then as a name (as ``share`` and openstack.cloud do);
 any other name costs the one filtered listing it always did."""
 
@@ -11,7 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import (
@@ -21,19 +21,18 @@ from ansible_collections.openkeel.manila.plugins.modules import (
     share_snapshot_info,
     share_type_info,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
+    ScriptedResponse,
 )
 
 ID = '11111111-2222-3333-4444-555555555555'
-GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 PAGE = 'limit=1000&offset=0'
 
 
 def run(monkeypatch, module, args, exchanges):
-    client, session = make_client(exchanges)
-    return run_module(monkeypatch, module, args, client).result, session
+    outcome, session = run_scripted(monkeypatch, module, args, exchanges)
+    return outcome.result, session
 
 
 # How each kind's listing pages (lookups.pages): shares and snapshots ask for the
@@ -43,18 +42,18 @@ COUNTED = 'with_count=true&limit=1000&offset=0'
 
 
 def counted(url, key):
-    return lambda items: [('GET', url, RecordedResponse(200, {key: items, 'count': len(items)}))]
+    return lambda items: [('GET', url, ScriptedResponse(200, {key: items, 'count': len(items)}))]
 
 
 def until_empty(url, key):
     return lambda items: [
-        ('GET', url, RecordedResponse(200, {key: items})),
-        ('GET', url.replace('offset=0', 'offset=%d' % len(items)), RecordedResponse(200, {key: []})),
-    ] if items else [('GET', url, RecordedResponse(200, {key: []}))]
+        ('GET', url, ScriptedResponse(200, {key: items})),
+        ('GET', url.replace('offset=0', 'offset=%d' % len(items)), ScriptedResponse(200, {key: []})),
+    ] if items else [('GET', url, ScriptedResponse(200, {key: []}))]
 
 
 def one_page(url, key):
-    return lambda items: [('GET', url, RecordedResponse(200, {key: items}))]
+    return lambda items: [('GET', url, ScriptedResponse(200, {key: items}))]
 
 
 # (module, result key, GET by ID, the listing with a name filter (its exchanges), the item key of a GET)
@@ -77,7 +76,7 @@ KINDS = [
 def test_an_id_in_name_is_found_by_id(monkeypatch, module, key, by_id, listing, item):
     # Before: the ID was only a name filter, and nothing was found.
     result, session = run(monkeypatch, module, {'name': ID}, [
-        ('GET', by_id, RecordedResponse(200, {item: {'id': ID, 'name': 'data'}})),
+        ('GET', by_id, ScriptedResponse(200, {item: {'id': ID, 'name': 'data'}})),
     ])
     assert [r['id'] for r in result[key]] == [ID]
     assert session.requests() == ['GET /', 'GET ' + by_id]
@@ -101,8 +100,8 @@ def test_a_plain_name_is_one_listing_as_before(monkeypatch, module, key, by_id, 
 
 def test_an_id_with_other_filters_must_match_them(monkeypatch):
     result, _session = run(monkeypatch, share_info, {'name': ID, 'status': 'error'}, [
-        ('GET', '/v2/shares/' + ID, RecordedResponse(200, {'share': {'id': ID, 'status': 'available'}})),
-        ('GET', '/v2/shares/detail?status=error&' + COUNTED, RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/' + ID, ScriptedResponse(200, {'share': {'id': ID, 'status': 'available'}})),
+        ('GET', '/v2/shares/detail?status=error&' + COUNTED, ScriptedResponse(200, {'shares': [
             {'id': 'another', 'status': 'error'}], 'count': 1})),
     ])
     assert result['shares'] == []
@@ -111,7 +110,7 @@ def test_an_id_with_other_filters_must_match_them(monkeypatch):
 def test_a_share_in_the_recycle_bin_is_listed_only_with_is_soft_deleted(monkeypatch):
     binned = {'id': ID, 'is_soft_deleted': True}
     result, _session = run(monkeypatch, share_info, {'name': ID}, [
-        ('GET', '/v2/shares/' + ID, RecordedResponse(200, {'share': binned})),
+        ('GET', '/v2/shares/' + ID, ScriptedResponse(200, {'share': binned})),
     ])
     assert result['shares'] == []
 
@@ -120,7 +119,7 @@ def test_a_share_type_uuid_that_is_no_id_is_a_name(monkeypatch):
     # Before: a UUID-shaped value was only an ID; a type so named was never found.
     result, _session = run(monkeypatch, share_type_info, {'name': ID}, [
         ('GET', '/v2/types/' + ID, GONE),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [
             {'id': 'other', 'name': ID, 'extra_specs': {}, 'share_type_access:is_public': True},
             {'id': 'third', 'name': 'gold', 'extra_specs': {}}]})),
     ])
@@ -130,8 +129,8 @@ def test_a_share_type_uuid_that_is_no_id_is_a_name(monkeypatch):
 def test_another_projects_id_that_manila_forbids_is_a_name(monkeypatch):
     # Manila answers 403 (not 404) for another project's security service.
     result, _session = run(monkeypatch, security_service_info, {'name': ID}, [
-        ('GET', '/v2/security-services/' + ID, RecordedResponse(403, {'forbidden': {
+        ('GET', '/v2/security-services/' + ID, ScriptedResponse(403, {'forbidden': {
             'code': 403, 'message': "Policy doesn't allow security_service:show to be performed."}})),
-        ('GET', '/v2/security-services/detail?name=' + ID, RecordedResponse(200, {'security_services': []})),
+        ('GET', '/v2/security-services/detail?name=' + ID, ScriptedResponse(200, {'security_services': []})),
     ])
     assert result['security_services'] == []

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Manage and unmanage (share, share_snapshot) on recorded HTTP: the exact
+"""Manage and unmanage (share, share_snapshot) on scripted HTTP: the exact
 requests, check mode, the refusals before any write (members, hosts that are
 no pool, types and share servers that do not fit, snapshots that block an
 unmanage), a manage that ends in manage_error, servers older than 2.49."""
@@ -13,14 +13,14 @@ import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
+    ScriptedResponse,
     share_locks,
 )
 
@@ -44,14 +44,13 @@ MEMBER_SHARE = dict((k, v) for k, v in SHARE.items() if k not in ('host', 'share
 SNAP = {'id': SNAP_ID, 'name': 'nightly', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
         'created_at': '2026-12-01T10:00:00.000000', 'description': None, 'metadata': {},
         'provider_location': '/path/to/fake/snapshot/snapshot_1'}
-GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
-FORBIDDEN = RecordedResponse(403, {'forbidden': {'code': 403, 'message': 'Policy does not allow '
+FORBIDDEN = ScriptedResponse(403, {'forbidden': {'code': 403, 'message': 'Policy does not allow '
                                                  'scheduler_stats:pools:index to be performed.'}})
-BY_NAME = ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': []}))
+BY_NAME = ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': []}))
 POOLS = ('GET', '/v2/scheduler-stats/pools?host=h%24&backend=alpha%24&pool=pool1%24',
-         RecordedResponse(200, {'pools': [{'name': POOL}]}))
-LIST_TYPES = ('GET', '/v2/types?is_public=all', RecordedResponse(200, TYPES))
-EXPORTS = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
+         ScriptedResponse(200, {'pools': [{'name': POOL}]}))
+LIST_TYPES = ('GET', '/v2/types?is_public=all', ScriptedResponse(200, TYPES))
+EXPORTS = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(
     200, {'export_locations': [{'path': EXPORT, 'preferred': True}]}))
 SNAPS_OF_SHARE = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' \
     % SHARE_ID
@@ -59,8 +58,8 @@ MANAGE = {'export_path': EXPORT, 'host': POOL, 'protocol': 'nfs', 'share_type': 
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def share_task(**extra):
@@ -72,11 +71,11 @@ def share_task(**extra):
 def test_manage_sends_the_pool_and_type_and_waits_until_available(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_task(description='old NFS'), [
         BY_NAME, POOLS, LIST_TYPES,
-        ('POST', '/v2/shares/manage', RecordedResponse(200, {'share': dict(
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(
             SHARE, status='manage_starting', size=None)})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
             SHARE, status='manage_starting', size=None)})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
             SHARE, description='old NFS')})),
         EXPORTS,
     ])
@@ -94,11 +93,11 @@ def test_manage_sends_driver_options_is_public_and_the_share_server(monkeypatch)
                   driver_options={'size': 5})
     outcome, session = run(monkeypatch, share_module, share_task(manage=manage), [
         BY_NAME, POOLS, LIST_TYPES,
-        ('GET', '/v2/share-servers/' + SERVER_ID, RecordedResponse(200, {'share_server': {
+        ('GET', '/v2/share-servers/' + SERVER_ID, ScriptedResponse(200, {'share_server': {
             'id': SERVER_ID, 'status': 'active'}})),
-        ('POST', '/v2/shares/manage', RecordedResponse(200, {'share': dict(
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(
             SHARE, status='manage_starting', is_public=True)})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
             SHARE, is_public=True, share_type=DHSS_TYPE_ID, share_type_name='dhss')})),
         EXPORTS,
     ])
@@ -118,7 +117,7 @@ def test_manage_in_check_mode_reads_only(monkeypatch):
 
 def test_an_existing_share_is_not_managed_again(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_task(), [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [SHARE]})),
         EXPORTS,
     ])
     assert outcome.result['changed'] is False, outcome.result
@@ -129,7 +128,7 @@ def test_an_existing_share_is_not_managed_again(monkeypatch):
 def test_an_existing_share_of_another_protocol_fails(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_task(
         manage=dict(MANAGE, protocol='CIFS')), [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [SHARE]})),
     ])
     assert isinstance(outcome, Fail)
     assert 'share_proto' in outcome.result['msg']
@@ -159,8 +158,8 @@ def test_an_unknown_pool_is_refused_naming_the_pools(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_task(), [
         BY_NAME,
         ('GET', '/v2/scheduler-stats/pools?host=h%24&backend=alpha%24&pool=pool1%24',
-         RecordedResponse(200, {'pools': []})),
-        ('GET', '/v2/scheduler-stats/pools', RecordedResponse(200, {'pools': [
+         ScriptedResponse(200, {'pools': []})),
+        ('GET', '/v2/scheduler-stats/pools', ScriptedResponse(200, {'pools': [
             {'name': 'h@beta#pool2'}]})),
     ])
     assert isinstance(outcome, Fail)
@@ -212,12 +211,12 @@ def test_a_share_server_below_2_49_is_refused_before_any_write(monkeypatch):
 def test_manage_error_fails_with_manilas_user_message(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_task(), [
         BY_NAME, POOLS, LIST_TYPES,
-        ('POST', '/v2/shares/manage', RecordedResponse(200, {'share': dict(
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(
             SHARE, status='manage_starting')})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
             SHARE, status='manage_error', size=0)})),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
-         RecordedResponse(200, {'messages': [{'user_message': 'manage: driver failed.'}]})),
+         ScriptedResponse(200, {'messages': [{'user_message': 'manage: driver failed.'}]})),
     ])
     assert isinstance(outcome, Fail)
     msg = outcome.result['msg']
@@ -231,15 +230,15 @@ def unmanage_task(**extra):
     return dict(dict(name='legacy', state='unmanaged'), **extra)
 
 
-FOUND = ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [SHARE]}))
-NO_SNAPS = ('GET', SNAPS_OF_SHARE, RecordedResponse(200, {'snapshots': [], 'count': 0}))
+FOUND = ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [SHARE]}))
+NO_SNAPS = ('GET', SNAPS_OF_SHARE, ScriptedResponse(200, {'snapshots': [], 'count': 0}))
 
 
 def test_unmanage_releases_the_share_and_says_the_data_stays(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
         FOUND, NO_SNAPS, share_locks(SHARE_ID), EXPORTS,
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
             SHARE, status='unmanage_starting')})),
         ('GET', '/v2/shares/' + SHARE_ID, GONE),
     ])
@@ -267,7 +266,7 @@ def test_unmanage_of_no_share_is_no_change(monkeypatch):
 
 def test_unmanage_by_a_member_is_refused(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [MEMBER_SHARE]}))])
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [MEMBER_SHARE]}))])
     assert isinstance(outcome, Fail)
     assert 'admin-only' in outcome.result['msg']
     assert session.writes() == []
@@ -275,7 +274,7 @@ def test_unmanage_by_a_member_is_refused(monkeypatch):
 
 def test_unmanage_of_a_share_with_snapshots_is_refused_naming_them(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        FOUND, ('GET', SNAPS_OF_SHARE, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1}))])
+        FOUND, ('GET', SNAPS_OF_SHARE, ScriptedResponse(200, {'snapshots': [SNAP], 'count': 1}))])
     assert isinstance(outcome, Fail)
     assert 'nightly' in outcome.result['msg'] and 'state=unmanaged' in outcome.result['msg']
     assert session.writes() == []
@@ -285,7 +284,7 @@ def test_unmanage_of_a_share_with_snapshots_is_refused_naming_them(monkeypatch):
                                          ('is_soft_deleted', 'recycle bin')])
 def test_unmanage_of_what_manila_refuses_is_refused(monkeypatch, field, words):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
             dict(SHARE, **{field: True})]}))])
     assert isinstance(outcome, Fail)
     assert words in outcome.result['msg']
@@ -294,7 +293,7 @@ def test_unmanage_of_what_manila_refuses_is_refused(monkeypatch, field, words):
 
 def test_unmanage_of_a_share_on_a_server_below_2_49_is_refused(monkeypatch):
     outcome, session = run(monkeypatch, share_module, unmanage_task(), [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
             dict(SHARE, share_server_id=SERVER_ID)]}))], max_version='2.48')
     assert isinstance(outcome, Fail)
     assert 'needs Manila API 2.49' in outcome.result['msg']
@@ -310,10 +309,10 @@ def test_snapshot_manage_sends_the_provider_location(monkeypatch):
         'share': 'legacy', 'name': 'nightly',
         'manage': {'provider_location': SNAP['provider_location']}}, [
         FOUND,
-        ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': []})),
-        ('POST', '/v2/snapshots/manage', RecordedResponse(202, {'snapshot': dict(
+        ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': []})),
+        ('POST', '/v2/snapshots/manage', ScriptedResponse(202, {'snapshot': dict(
             SNAP, status='manage_starting')})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
     ])
     assert not isinstance(outcome, Fail), outcome.result
     assert session.bodies('POST') == [{'snapshot': {
@@ -325,7 +324,7 @@ def test_snapshot_manage_sends_the_provider_location(monkeypatch):
 def test_snapshot_manage_in_check_mode_reads_only(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'manage': {'provider_location': 'p'}}, [
-        FOUND, ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': []}))],
+        FOUND, ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': []}))],
         check_mode=True)
     assert outcome.result['changed'] is True
     assert session.writes() == []
@@ -334,8 +333,8 @@ def test_snapshot_manage_in_check_mode_reads_only(monkeypatch):
 def test_snapshot_manage_by_a_member_is_refused(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'manage': {'provider_location': 'p'}}, [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [MEMBER_SHARE]})),
-        ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': []}))])
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [MEMBER_SHARE]})),
+        ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': []}))])
     assert isinstance(outcome, Fail)
     assert 'admin-only' in outcome.result['msg']
     assert session.writes() == []
@@ -344,8 +343,8 @@ def test_snapshot_manage_by_a_member_is_refused(monkeypatch):
 def test_snapshot_unmanage_releases_it(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}, [
-        FOUND, ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [SNAP]})),
-        ('POST', '/v2/snapshots/%s/action' % SNAP_ID, RecordedResponse(202)),
+        FOUND, ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [SNAP]})),
+        ('POST', '/v2/snapshots/%s/action' % SNAP_ID, ScriptedResponse(202)),
         ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -357,7 +356,7 @@ def test_snapshot_unmanage_releases_it(monkeypatch):
 def test_snapshot_unmanage_in_check_mode_and_of_nothing(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}, [
-        FOUND, ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [SNAP]}))],
+        FOUND, ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [SNAP]}))],
         check_mode=True)
     assert outcome.result['changed'] is True and session.writes() == []
     outcome, session = run(monkeypatch, share_snapshot, {
@@ -370,7 +369,7 @@ def test_snapshot_unmanage_by_a_member_is_refused(monkeypatch):
     member_snap = dict((k, v) for k, v in SNAP.items() if k != 'provider_location')
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}, [
-        FOUND, ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [member_snap]}))])
+        FOUND, ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [member_snap]}))])
     assert isinstance(outcome, Fail)
     assert 'admin-only' in outcome.result['msg']
     assert session.writes() == []
@@ -379,9 +378,9 @@ def test_snapshot_unmanage_by_a_member_is_refused(monkeypatch):
 def test_snapshot_unmanage_of_a_share_on_a_server_below_2_49_is_refused(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}, [
-        ('GET', '/v2/shares/detail?name=legacy', RecordedResponse(200, {'shares': [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
             dict(SHARE, share_server_id=SERVER_ID)]})),
-        ('GET', SNAP_BY_NAME, RecordedResponse(200, {'snapshots': [SNAP]}))], max_version='2.48')
+        ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [SNAP]}))], max_version='2.48')
     assert isinstance(outcome, Fail)
     assert 'needs Manila API 2.49' in outcome.result['msg']
     assert session.writes() == []

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_network, security_service and share_type on recorded HTTP, for what
+"""share_network, security_service and share_type on scripted HTTP, for what
 the local cloud cannot show: share networks with share servers (refusals
 before any write, the 2.63 check-then-change flow and its wait), old APIs, a
 Manila that hides passwords."""
@@ -11,15 +11,14 @@ __metaclass__ = type
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
 from ansible_collections.openkeel.manila.plugins.modules import share_type
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ok,
 )
 
 NET = '99999999-0000-0000-0000-000000000001'
@@ -43,10 +42,6 @@ def network(status='active', **fields):
     return view
 
 
-def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
-
-
 def listed(*services):
     return ok({'security_services': list(services)})
 
@@ -59,9 +54,8 @@ MODULES = {
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, MODULES[module][0], args, client,
-                      check_mode=check_mode), session
+    return run_scripted(monkeypatch, MODULES[module][0], args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def network_reads(attached, services_lookups=()):

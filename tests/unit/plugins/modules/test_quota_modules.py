@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_quota and share_quota_info on recorded HTTP: projects resolved through
+"""share_quota and share_quota_info on scripted HTTP: projects resolved through
 Keystone, refusals before any write (a member, a limit below use, a name
 too new for the cloud), check mode, absent."""
 
@@ -8,21 +8,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    patch_module_args,
     run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_limits_info
 from ansible_collections.openkeel.manila.plugins.modules import share_quota
 from ansible_collections.openkeel.manila.plugins.modules import share_quota_info
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     expect,
-    make_client,
+    ok,
 )
 
 OWN = '0000000000000000000000000000000a'
@@ -45,10 +42,6 @@ class Auth(object):
         return Access(self.roles)
 
 
-def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
-
-
 def identity(path, answer):
     return expect('GET', IDENTITY + path, answer, version=None)
 
@@ -62,11 +55,11 @@ MODULES = {
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False,
         roles=('admin', 'member')):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    session.auth = Auth(list(roles))
-    client.identity_url = 'http://127.0.0.1:5000/v3'
-    return run_module(monkeypatch, MODULES[module][0], args, client, check_mode=check_mode,
-                      diff=True), session
+    def prepare(client, session):
+        session.auth = Auth(list(roles))
+        client.identity_url = 'http://127.0.0.1:5000/v3'
+    return run_scripted(monkeypatch, MODULES[module][0], args, exchanges, max_version=max_version,
+                        check_mode=check_mode, diff=True, prepare=prepare)
 
 
 def fails(monkeypatch, module, args, exchanges, **kwargs):
@@ -199,11 +192,10 @@ def test_absent_for_a_type_compares_with_the_project(monkeypatch):
     assert outcome.result['changed'] is False and session.writes() == []
 
 
-def test_a_class_cannot_be_reset():
-    with pytest.raises(Fail) as failed:
-        with patch_module_args({'quota_class': 'gold', 'state': 'absent'}):
-            share_quota.main()
-    assert 'A quota class cannot be reset' in failed.value.result['msg']
+def test_a_class_cannot_be_reset(monkeypatch):
+    failed = run_module(monkeypatch, share_quota, {'quota_class': 'gold', 'state': 'absent'}, None,
+                        expect=Fail)
+    assert 'A quota class cannot be reset' in failed.result['msg']
 
 
 def test_info_returns_use_reservations_and_defaults(monkeypatch):

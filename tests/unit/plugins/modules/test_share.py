@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The share module on recorded HTTP, for what the local cloud cannot produce:
+"""The share module on scripted HTTP, for what the local cloud cannot produce:
 a cloud without a default share type, share networks (DHSS), old servers."""
 
 from __future__ import absolute_import, division, print_function
@@ -9,13 +9,12 @@ __metaclass__ = type
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     share_locks,
 )
 
@@ -31,15 +30,15 @@ NO_SNAPSHOTS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&l
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, share_module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def test_no_default_type_asks_for_share_type_and_writes_nothing(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/types/default', RecordedResponse(404, {'itemNotFound': {
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/types/default', ScriptedResponse(404, {'itemNotFound': {
             'code': 404, 'message': 'Default share type not found'}})),
     ])
     assert isinstance(outcome, Fail)
@@ -55,15 +54,15 @@ def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
     outcome, session = run(monkeypatch, {
         'name': 'data', 'size': 1, 'share_proto': 'nfs', 'share_type': 'dhss',
         'share_network': 'tenant-net'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
-        ('GET', '/v2/share-networks/detail?name=tenant-net', RecordedResponse(
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [DHSS_TYPE]})),
+        ('GET', '/v2/share-networks/detail?name=tenant-net', ScriptedResponse(
             200, {'share_networks': [{'id': NET_ID, 'name': 'tenant-net'}]})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(
             200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]})),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -76,8 +75,8 @@ def test_share_network_by_name_is_resolved_and_sent(monkeypatch):
 def test_another_share_network_is_refused_not_ignored(monkeypatch):
     other = '33333333-3333-4444-5555-666666666666'
     outcome, session = run(monkeypatch, {'name': 'data', 'share_network': other}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', '/v2/share-networks/' + other, RecordedResponse(200, {'share_network': {'id': other}})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/share-networks/' + other, ScriptedResponse(200, {'share_network': {'id': other}})),
     ])
     assert isinstance(outcome, Fail)
     assert 'share_network' in outcome.result['msg'] and 'share_migration' in outcome.result['msg']
@@ -85,22 +84,22 @@ def test_another_share_network_is_refused_not_ignored(monkeypatch):
 
 def test_the_share_network_the_share_has_needs_no_lookup(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'share_network': NET_ID}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['changed'] is False
     assert len(session.calls) == 3
 
 
-NOT_FOUND = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'Share could not be found.'}})
+NOT_FOUND = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'Share could not be found.'}})
 
 
 def test_name_holding_a_share_id_deletes_that_share(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'state': 'absent'}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
         share_locks(SHARE_ID),
-        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', NO_SNAPSHOTS, ScriptedResponse(200, {'snapshots': [], 'count': 0})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -110,8 +109,8 @@ def test_name_holding_a_share_id_deletes_that_share(monkeypatch):
 
 def test_name_holding_a_share_id_resizes_that_share_and_creates_none(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 2, 'share_proto': 'NFS'}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ], check_mode=True)
     assert outcome.result['changed'] is True
     assert outcome.result['share']['id'] == SHARE_ID
@@ -122,8 +121,8 @@ def test_name_holding_a_share_id_resizes_that_share_and_creates_none(monkeypatch
 
 def test_name_holding_a_share_id_is_no_new_name_for_it(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 1}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['changed'] is False
     assert session.writes() == []
@@ -133,9 +132,9 @@ def test_uuid_shaped_name_of_no_share_is_refused_before_any_write(monkeypatch):
     outcome, session = run(monkeypatch, {'name': SHARE_ID, 'size': 1, 'share_proto': 'NFS',
                                          'share_type': 'default'}, [
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + SHARE_ID, RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=' + SHARE_ID, ScriptedResponse(200, {'shares': []})),
         ('GET', '/v2/shares/detail?name=%s&is_soft_deleted=true' % SHARE_ID,
-         RecordedResponse(200, {'shares': []})),
+         ScriptedResponse(200, {'shares': []})),
     ])
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'].startswith('No share has the ID or the name %s.' % SHARE_ID)
@@ -146,10 +145,10 @@ def test_a_share_named_like_a_uuid_is_still_found_by_its_name(monkeypatch):
     named = dict(SHARE, name=NET_ID)
     outcome, session = run(monkeypatch, {'name': NET_ID, 'state': 'absent'}, [
         ('GET', '/v2/shares/' + NET_ID, NOT_FOUND),
-        ('GET', '/v2/shares/detail?name=' + NET_ID, RecordedResponse(200, {'shares': [named]})),
+        ('GET', '/v2/shares/detail?name=' + NET_ID, ScriptedResponse(200, {'shares': [named]})),
         share_locks(SHARE_ID),
-        ('GET', NO_SNAPSHOTS, RecordedResponse(200, {'snapshots': [], 'count': 0})),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('GET', NO_SNAPSHOTS, ScriptedResponse(200, {'snapshots': [], 'count': 0})),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, NOT_FOUND),
     ])
     assert outcome.result['changed'] is True
@@ -157,7 +156,7 @@ def test_a_share_named_like_a_uuid_is_still_found_by_its_name(monkeypatch):
 
 def test_soft_delete_on_an_old_server_fails_before_any_write(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'soft_delete': True}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
     ], max_version='2.68')
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == 'soft_delete needs Manila API 2.69; this cloud offers 2.68.'
@@ -167,8 +166,8 @@ def test_soft_delete_on_an_old_server_fails_before_any_write(monkeypatch):
 def test_old_server_does_not_look_in_the_recycle_bin(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
                                          'share_type': 'default'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [
             {'id': 'bbbbbbbb-0000-0000-0000-000000000000', 'name': 'default'}]})),
     ], max_version='2.45', check_mode=True)
     assert outcome.result['changed'] is True
@@ -178,8 +177,8 @@ def test_old_server_does_not_look_in_the_recycle_bin(monkeypatch):
 
 def test_check_mode_resize_and_metadata_send_no_write(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 3, 'metadata': {'a': 'b'}}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ], check_mode=True)
     assert outcome.result['changed'] is True
     assert session.writes() == [] and len(session.calls) == 3
@@ -188,9 +187,9 @@ def test_check_mode_resize_and_metadata_send_no_write(monkeypatch):
 def test_member_rename_never_resets_task_state(monkeypatch):
     renamed = dict(SHARE, name='new')
     outcome, session = run(monkeypatch, {'id': SHARE_ID, 'name': 'new'}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': renamed})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('PUT', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': renamed})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['changed'] is True
     assert outcome.result['share']['name'] == 'new'
@@ -203,10 +202,10 @@ def test_member_rename_never_resets_task_state(monkeypatch):
 def test_metadata_purge_keeps_manilas_keys_and_reads_nothing_back(monkeypatch):
     tagged = dict(SHARE, metadata={'a': '1', 'old': 'x', '__affinity_same_host': 'h'})
     outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'a': '2'}, 'purge_metadata': True}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [tagged]})),
-        ('POST', '/v2/shares/%s/metadata' % SHARE_ID, RecordedResponse(200, {'metadata': {'a': '2'}})),
-        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, RecordedResponse(200)),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [tagged]})),
+        ('POST', '/v2/shares/%s/metadata' % SHARE_ID, ScriptedResponse(200, {'metadata': {'a': '2'}})),
+        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, ScriptedResponse(200)),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['share']['metadata'] == {'a': '2', '__affinity_same_host': 'h'}
     assert session.bodies('POST') == [{'metadata': {'a': '2'}}]
@@ -217,7 +216,7 @@ def test_a_timeout_below_one_second_is_refused_before_any_request(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'timeout': 0}, [])
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == 'timeout must be a positive number of seconds, got 0.'
-    # only the versions document of the recorded client fixture; nothing from the module
+    # only the versions document of the scripted client fixture; nothing from the module
     assert len(session.calls) == 1
 
 
@@ -226,10 +225,10 @@ def test_an_unknown_reference_fails_before_the_create_naming_it(monkeypatch):
         outcome, session = run(monkeypatch, {
             'name': 'data', 'size': 1, 'share_proto': 'NFS', 'share_type': 'dhss',
             'availability_zone': 'nowhere'}, [
-            ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-            ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
-            ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
-            ('GET', '/v2/availability-zones', RecordedResponse(200, {'availability_zones': [
+            ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+            ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', ScriptedResponse(200, {'shares': []})),
+            ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [DHSS_TYPE]})),
+            ('GET', '/v2/availability-zones', ScriptedResponse(200, {'availability_zones': [
                 {'id': '44444444-0000-0000-0000-000000000000', 'name': 'nova'}]})),
         ], check_mode=check_mode)
         assert isinstance(outcome, Fail), outcome.result
@@ -245,15 +244,15 @@ def test_a_share_made_by_another_task_at_the_same_time_is_adopted(monkeypatch):
                  share_network_id=None)
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
                                          'share_type': 'dhss'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': dict(mine, status='creating')})),
-        ('GET', '/v2/shares/' + mine['id'], RecordedResponse(200, {'share': mine})),
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [older, mine]})),
-        ('DELETE', '/v2/shares/' + mine['id'], RecordedResponse(202)),
-        ('GET', '/v2/shares/' + mine['id'], RecordedResponse(404, {'itemNotFound': {'message': 'x'}})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [DHSS_TYPE]})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': dict(mine, status='creating')})),
+        ('GET', '/v2/shares/' + mine['id'], ScriptedResponse(200, {'share': mine})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [older, mine]})),
+        ('DELETE', '/v2/shares/' + mine['id'], ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + mine['id'], ScriptedResponse(404, {'itemNotFound': {'message': 'x'}})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(
             200, {'export_locations': []})),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -275,9 +274,9 @@ def test_a_blank_metadata_value_is_refused_before_any_request(monkeypatch):
 def test_a_null_metadata_value_removes_the_key_without_purge(monkeypatch):
     tagged = dict(SHARE, metadata={'a': '1', 'old': 'x'})
     outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'old': None, 'gone': None}}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [tagged]})),
-        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, RecordedResponse(200)),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [tagged]})),
+        ('DELETE', '/v2/shares/%s/metadata/old' % SHARE_ID, ScriptedResponse(200)),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['changed'] is True
     assert outcome.result['share']['metadata'] == {'a': '1'}
@@ -286,8 +285,8 @@ def test_a_null_metadata_value_removes_the_key_without_purge(monkeypatch):
 
 def test_a_null_metadata_value_of_an_absent_key_is_no_change(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'metadata': {'gone': None}}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, RecordedResponse(200, {'export_locations': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(200, {'export_locations': []})),
     ])
     assert outcome.result['changed'] is False and session.writes() == []
 
@@ -296,9 +295,9 @@ def test_a_refusal_after_an_accepted_update_reports_changed(monkeypatch):
     # The description is changed (PUT accepted), then the extend is over quota.
     described = dict(SHARE, description='new')
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 5000, 'description': 'new'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
-        ('PUT', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': described})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(403, {'forbidden': {
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('PUT', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': described})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(403, {'forbidden': {
             'code': 403, 'message': 'Requested share exceeds allowed project/user or share '
                                     'type gigabytes quota.'}})),
     ])
@@ -312,13 +311,13 @@ def test_a_share_that_fails_to_create_is_reported_and_left(monkeypatch):
     created = dict(SHARE, status='creating', share_network_id=None)
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
                                          'share_type': 'dhss'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', RecordedResponse(200, {'shares': []})),
-        ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [DHSS_TYPE]})),
-        ('POST', '/v2/shares', RecordedResponse(200, {'share': created})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(created, status='error')})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true', ScriptedResponse(200, {'shares': []})),
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [DHSS_TYPE]})),
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(created, status='error')})),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
-         RecordedResponse(200, {'messages': [{'user_message': 'allocate host: no valid host'}]})),
+         ScriptedResponse(200, {'messages': [{'user_message': 'allocate host: no valid host'}]})),
     ])
     assert isinstance(outcome, Fail), outcome.result
     assert 'no valid host' in outcome.result['msg']

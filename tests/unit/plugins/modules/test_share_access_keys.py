@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_access and cephx keys, on recorded HTTP: the local cloud's Dummy driver
+"""share_access and cephx keys, on scripted HTTP: the local cloud's Dummy driver
 never gives a rule a key. A key is returned only with return_access_keys, never
 in the diff, and asking for it never makes a write."""
 
@@ -13,11 +13,10 @@ import json
 from ansible_collections.openkeel.manila.plugins.modules import share_access as module
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -28,14 +27,14 @@ APP1 = {'id': 'c1', 'access_type': 'cephx', 'access_to': 'app1', 'access_level':
         'state': 'active', 'access_key': KEY, 'metadata': {}}
 HOST = {'id': 'i1', 'access_type': 'ip', 'access_to': '10.0.0.0/24', 'access_level': 'rw',
         'state': 'active', 'access_key': None, 'metadata': {}}
-SHARE_GET = ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE}))
+SHARE_GET = ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE}))
 RULES_GET = ('GET', '/v2/share-access-rules?share_id=' + SHARE_ID,
-             RecordedResponse(200, {'access_list': [APP1, HOST]}))
+             ScriptedResponse(200, {'access_list': [APP1, HOST]}))
 
 
 def run(monkeypatch, args, exchanges, check_mode=False):
-    client, session = make_client(exchanges, check_mode=check_mode)
-    outcome = run_module(monkeypatch, module, args, client, check_mode=check_mode, diff=True)
+    outcome, session = run_scripted(monkeypatch, module, args, exchanges, check_mode=check_mode,
+                                    diff=True)
     assert not isinstance(outcome, Fail), outcome.result
     return outcome.result, session
 

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The share module's delete lock (deletion_lock, API 2.81) on recorded HTTP:
+"""The share module's delete lock (deletion_lock, API 2.81) on scripted HTTP:
 the exact requests of a lock, a no-op, check mode, a refused deletion, a lifted
 lock, an old server; the integration target share_lock runs the same on the
 real cloud."""
@@ -13,14 +13,14 @@ import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.module_utils import locks as locks_utils
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
+    ScriptedResponse,
     share_locks,
 )
 
@@ -37,18 +37,16 @@ LOCK = {'id': LOCK_ID, 'resource_id': SHARE_ID, 'resource_type': 'share',
         'project_id': PROJECT_ID, 'lock_context': 'user', 'created_at': '2026-12-01T10:00:00.000000'}
 RULE_LOCK = dict(LOCK, id='99999999-0000-0000-0000-000000000002',
                  lock_reason='Locked by access lock: 77777777-0000-0000-0000-000000000007')
-BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+BY_NAME = ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))
 EXPORTS = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID,
-           RecordedResponse(200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]}))
+           ScriptedResponse(200, {'export_locations': [{'path': '10.0.0.1:/a', 'preferred': True}]}))
 NO_SNAPSHOTS = ('GET', '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000'
-                '&offset=0' % SHARE_ID, RecordedResponse(200, {'snapshots': [], 'count': 0}))
-GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+                '&offset=0' % SHARE_ID, ScriptedResponse(200, {'snapshots': [], 'count': 0}))
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, share_module, args, client, check_mode=check_mode,
-                      diff=True), session
+    return run_scripted(monkeypatch, share_module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode, diff=True)
 
 
 def test_lock_is_created_with_its_reason_and_shown(monkeypatch):
@@ -56,7 +54,7 @@ def test_lock_is_created_with_its_reason_and_shown(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True, 'lock_reason': 'keep'}, [
         BY_NAME,
         share_locks(SHARE_ID),
-        ('POST', '/v2/resource-locks', RecordedResponse(200, {'resource_lock': made})),
+        ('POST', '/v2/resource-locks', ScriptedResponse(200, {'resource_lock': made})),
         EXPORTS,
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -91,7 +89,7 @@ def test_without_a_reason_any_lock_of_the_share_will_do(monkeypatch):
 def test_another_reason_is_updated_in_place(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True, 'lock_reason': 'audit'}, [
         BY_NAME, share_locks(SHARE_ID, LOCK),
-        ('PUT', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(200, {'resource_lock': dict(
+        ('PUT', '/v2/resource-locks/' + LOCK_ID, ScriptedResponse(200, {'resource_lock': dict(
             LOCK, lock_reason='audit')})),
         EXPORTS])
     assert outcome.result['changed'] is True
@@ -110,7 +108,7 @@ def test_check_mode_sends_no_write_and_shows_the_lock(monkeypatch):
 def test_deletion_lock_false_removes_the_locks_of_the_share_not_those_of_rules(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': False}, [
         BY_NAME, share_locks(SHARE_ID, LOCK, RULE_LOCK),
-        ('DELETE', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(204)),
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID, ScriptedResponse(204)),
         EXPORTS])
     assert outcome.result['changed'] is True
     assert [c.path for c in session.writes()] == ['/v2/resource-locks/' + LOCK_ID]
@@ -132,8 +130,8 @@ def test_absent_on_a_locked_share_is_refused_naming_the_lock(monkeypatch):
 def test_absent_with_deletion_lock_false_lifts_the_lock_then_deletes(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
         BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS,
-        ('DELETE', '/v2/resource-locks/' + LOCK_ID, RecordedResponse(204)),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID, ScriptedResponse(204)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, GONE)])
     assert not isinstance(outcome, Fail), outcome.result
     assert [(c.method, c.path) for c in session.writes()] == [
@@ -170,7 +168,7 @@ def test_an_older_cloud_is_refused_before_any_request(monkeypatch, args):
 def test_absent_on_an_older_cloud_reads_no_locks(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent'}, [
         BY_NAME, NO_SNAPSHOTS,
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, GONE)], max_version='2.80')
     assert outcome.result['changed'] is True
     assert 'deletion_locks' not in outcome.result
@@ -189,7 +187,7 @@ def test_bad_lock_input_sends_nothing(monkeypatch, args, words):
     outcome, session = run(monkeypatch, args, [])
     assert isinstance(outcome, Fail)
     assert words in outcome.result['msg']
-    assert session.requests() == ['GET /']  # the recorded client's own negotiation
+    assert session.requests() == ['GET /']  # the scripted client's own negotiation
 
 
 def test_plan_words_and_views():

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_network on recorded HTTP (issue 21): what Manila would refuse is
+"""share_network on scripted HTTP (issue 21): what Manila would refuse is
 refused before any write, whatever else the task changes: security services
 on a network in use (2.63+), and a deletion its share groups, recycled
 shares or kept share servers block; the user messages of a failed security

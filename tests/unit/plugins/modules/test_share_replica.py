@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_replica and share_replica_info on recorded HTTP: the exact requests of a create
+"""share_replica and share_replica_info on scripted HTTP: the exact requests of a create
 below 2.56 (every replica request with the experimental header), check mode (reads only),
 a promotion that is already done, and the gates that refuse before any write."""
 
@@ -11,17 +11,16 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    patch_module_args,
-    run_module,
+    Fail,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_capabilities_info
 from ansible_collections.openkeel.manila.plugins.modules import share_replica
 from ansible_collections.openkeel.manila.plugins.modules import share_replica_info
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
-    make_client,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -32,17 +31,17 @@ ACTIVE = {'id': 'r1', 'share_id': SHARE_ID, 'status': 'available', 'replica_stat
 NEW = {'id': 'r2', 'share_id': SHARE_ID, 'status': 'creating', 'replica_state': 'out_of_sync',
        'availability_zone': 'nova', 'created_at': '2026-12-01T11:00:00'}
 READY = dict(NEW, status='available', replica_state='in_sync')
-BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+BY_NAME = ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))
 LIST = '/v2/share-replicas/detail?share_id=' + SHARE_ID
 
 
 def replicas(*items, **checks):
-    return expect('GET', LIST, RecordedResponse(200, {'share_replicas': list(items)}), **checks)
+    return expect('GET', LIST, ScriptedResponse(200, {'share_replicas': list(items)}), **checks)
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def test_a_replica_below_2_56_every_replica_request_experimental(monkeypatch):
@@ -51,11 +50,11 @@ def test_a_replica_below_2_56_every_replica_request_experimental(monkeypatch):
         BY_NAME,
         replicas(ACTIVE, **exp),
         replicas(ACTIVE, **exp),
-        expect('POST', '/v2/share-replicas', RecordedResponse(202, {'share_replica': NEW}),
+        expect('POST', '/v2/share-replicas', ScriptedResponse(202, {'share_replica': NEW}),
                body={'share_replica': {'share_id': SHARE_ID}}, **exp),
-        expect('GET', '/v2/share-replicas/r2', RecordedResponse(200, {'share_replica': READY}),
+        expect('GET', '/v2/share-replicas/r2', ScriptedResponse(200, {'share_replica': READY}),
                **exp),
-        expect('GET', '/v2/share-replicas/r2/export-locations', RecordedResponse(
+        expect('GET', '/v2/share-replicas/r2/export-locations', ScriptedResponse(
             200, {'export_locations': [{'path': '10.0.0.2:/r2'}]}), **exp),
         replicas(ACTIVE, READY, **exp),
     ], max_version='2.55')
@@ -80,7 +79,7 @@ def test_a_promotion_already_done_is_ok_with_reads_only(monkeypatch):
                           {'share': 'data', 'id': 'r1', 'state': 'active'}, [
                               BY_NAME, replicas(ACTIVE, READY),
                               ('GET', '/v2/share-replicas/r1/export-locations',
-                               RecordedResponse(200, {'export_locations': []})),
+                               ScriptedResponse(200, {'export_locations': []})),
                           ])
     assert result.result['changed'] is False
     assert session.writes() == []
@@ -92,13 +91,9 @@ def test_a_promotion_already_done_is_ok_with_reads_only(monkeypatch):
      'quiesce_wait_time needs Manila API 2.75'),
 ])
 def test_gates_refuse_before_any_request(monkeypatch, args, version, words):
-    client, session = make_client([], max_version=version)
-    monkeypatch.setattr(share_replica.ShareReplicaModule, '_connect', lambda self: client)
-    from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import Fail
-    with patch_module_args(args):
-        with pytest.raises(Fail) as outcome:
-            share_replica.main()
-    assert words in outcome.value.result['msg']
+    outcome, session = run_scripted(monkeypatch, share_replica, args, [], max_version=version,
+                                    expect=Fail)
+    assert words in outcome.result['msg']
     assert session.requests() == ['GET /']
 
 
@@ -106,9 +101,9 @@ def test_info_active_first_with_export_locations(monkeypatch):
     result, session = run(monkeypatch, share_replica_info, {'share': 'data'}, [
         BY_NAME, replicas(READY, ACTIVE),
         ('GET', '/v2/share-replicas/r1/export-locations',
-         RecordedResponse(200, {'export_locations': [{'path': 'a'}]})),
+         ScriptedResponse(200, {'export_locations': [{'path': 'a'}]})),
         ('GET', '/v2/share-replicas/r2/export-locations',
-         RecordedResponse(200, {'export_locations': [{'path': 'b'}]})),
+         ScriptedResponse(200, {'export_locations': [{'path': 'b'}]})),
     ])
     assert [r['id'] for r in result.result['replicas']] == ['r1', 'r2']
     assert result.result['replicas'][1]['export_locations'] == [{'path': 'b'}]

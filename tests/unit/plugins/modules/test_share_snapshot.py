@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_snapshot, share_message_info and share's delete_snapshots on recorded
+"""share_snapshot, share_message_info and share's delete_snapshots on scripted
 HTTP, for what the local cloud cannot produce: servers older than 2.73 or
 2.52, snapshots that fail, exact request sequences."""
 
@@ -14,15 +14,15 @@ from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_message_info
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
-    make_client,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    GONE,
+    ScriptedResponse,
     share_locks,
 )
 
@@ -34,26 +34,25 @@ SHARE = {'id': SHARE_ID, 'name': 'data', 'size': 1, 'status': 'available', 'shar
          'access_rules_status': 'active', 'is_soft_deleted': False, 'metadata': {}}
 SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
         'created_at': '2026-12-01T10:00:00.000000', 'description': None}
-GONE = RecordedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 LIST_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0' % SHARE_ID
 UNCOUNTED_SNAPS = '/v2/snapshots/detail?share_id=%s&all_tenants=1&limit=1000&offset=%%d' % SHARE_ID
 
 
 def snaps(*snapshots):
     """The share's snapshots, counted (2.79+): one request."""
-    return ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': list(snapshots), 'count': len(snapshots)}))
+    return ('GET', LIST_SNAPS, ScriptedResponse(200, {'snapshots': list(snapshots), 'count': len(snapshots)}))
 
 
 def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    return run_module(monkeypatch, module, args, client, check_mode=check_mode), session
+    return run_scripted(monkeypatch, module, args, exchanges, max_version=max_version,
+                        check_mode=check_mode)
 
 
 def by_name(share='data', snapshots=None, version_filter=''):
     return [
-        ('GET', '/v2/shares/detail?name=' + share, RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=' + share, ScriptedResponse(200, {'shares': [SHARE]})),
         ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
-         RecordedResponse(200, {'snapshots': snapshots if snapshots is not None else [SNAP]})),
+         ScriptedResponse(200, {'snapshots': snapshots if snapshots is not None else [SNAP]})),
     ]
 
 
@@ -71,12 +70,12 @@ def test_revert_below_2_73_cannot_be_recorded_and_is_refused_before_any_write(mo
 def test_always_revert_below_2_73_reverts_without_a_marker(monkeypatch):
     exchanges = by_name() + [
         # below 2.79 no count: the listing ends with an empty page
-        ('GET', UNCOUNTED_SNAPS % 0, RecordedResponse(200, {'snapshots': [SNAP]})),
-        ('GET', UNCOUNTED_SNAPS % 1, RecordedResponse(200, {'snapshots': []})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
+        ('GET', UNCOUNTED_SNAPS % 0, ScriptedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', UNCOUNTED_SNAPS % 1, ScriptedResponse(200, {'snapshots': []})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
     ]
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'always_revert': True},
@@ -98,11 +97,11 @@ def test_revert_check_mode_reads_only(monkeypatch):
 def test_revert_records_the_marker_once_share_and_snapshot_are_back(monkeypatch):
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
         snaps(SNAP),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='restoring')})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
-        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, status='restoring')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
     ]
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
@@ -126,23 +125,23 @@ REQUESTED = 'openkeel_revert_requested_at'
 MARKER = 'openkeel_reverted_at'
 REVERT_MESSAGES = ('/v2/messages?resource_id=%s&action_id=006&sort_key=created_at&sort_dir=desc'
                    '&limit=3' % SHARE_ID)
-DROP_REQUEST = ('DELETE', '/v2/snapshots/%s/metadata/%s' % (SNAP_ID, REQUESTED), RecordedResponse(200))
+DROP_REQUEST = ('DELETE', '/v2/snapshots/%s/metadata/%s' % (SNAP_ID, REQUESTED), ScriptedResponse(200))
 
 
 def later_run(share_status, metadata, snap_status='available'):
     return [
         ('GET', '/v2/shares/detail?name=data',
-         RecordedResponse(200, {'shares': [dict(SHARE, status=share_status)]})),
+         ScriptedResponse(200, {'shares': [dict(SHARE, status=share_status)]})),
         ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
-         RecordedResponse(200, {'snapshots': [dict(SNAP, status=snap_status, metadata=metadata)]})),
+         ScriptedResponse(200, {'snapshots': [dict(SNAP, status=snap_status, metadata=metadata)]})),
     ]
 
 
 def revert_without_wait(monkeypatch):
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
-        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        ('GET', LIST_SNAPS, ScriptedResponse(200, {'snapshots': [SNAP], 'count': 1})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
     ]
     return run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
@@ -166,7 +165,7 @@ def test_check_mode_of_a_revert_without_wait_shows_the_same_diff(monkeypatch):
         'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
         '_ansible_diff': True},
         by_name(snapshots=[dict(SNAP, metadata={})]) + [
-            ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1}))], check_mode=True)
+            ('GET', LIST_SNAPS, ScriptedResponse(200, {'snapshots': [SNAP], 'count': 1}))], check_mode=True)
     real, _session = revert_without_wait(monkeypatch)
     assert session.writes() == []
     assert outcome.result['changed'] is True
@@ -177,7 +176,7 @@ def test_a_revert_that_failed_after_a_run_without_wait_fails_the_next_run(monkey
     first, first_session = revert_without_wait(monkeypatch)
     written = first_session.bodies('POST')[1]['metadata']     # what the first run recorded
     exchanges = later_run('reverting_error', written) + [
-        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
             {'created_at': '2999-01-01T00:00:00.000000',
              'user_message': 'revert to snapshot: Share Driver failed to revert share to snapshot.'}]})),
         DROP_REQUEST,
@@ -206,12 +205,12 @@ def test_a_later_run_that_finds_the_revert_under_way_says_so_and_writes_nothing(
 
 def test_a_later_run_waits_for_the_revert_under_way_then_records_it(monkeypatch):
     exchanges = later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': dict(SHARE, status='reverting')})),
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, status='reverting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(
             SNAP, metadata={REQUESTED: '2026-12-01T11:00:00Z'})})),
-        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []})),
-        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': []})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
         DROP_REQUEST,
     ]
     outcome, session = run(monkeypatch, share_snapshot, {
@@ -226,9 +225,9 @@ def test_a_later_run_waits_for_the_revert_under_way_then_records_it(monkeypatch)
 
 def test_a_later_run_that_finds_the_share_available_records_the_revert(monkeypatch):
     exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
             {'created_at': '2026-12-01T10:59:59.000000', 'user_message': 'an older failure'}]})),
-        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
         DROP_REQUEST,
     ]
     outcome, session = run(monkeypatch, share_snapshot, {
@@ -242,7 +241,7 @@ def test_a_later_run_that_finds_the_share_available_records_the_revert(monkeypat
 
 def test_a_later_run_in_check_mode_reports_the_record_and_writes_nothing(monkeypatch):
     exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': []}))]
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': []}))]
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges, check_mode=True)
     assert outcome.result['changed'] is True
@@ -251,7 +250,7 @@ def test_a_later_run_in_check_mode_reports_the_record_and_writes_nothing(monkeyp
 
 def test_a_failure_repaired_since_the_request_is_not_recorded_as_a_revert(monkeypatch):
     exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
-        ('GET', REVERT_MESSAGES, RecordedResponse(200, {'messages': [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
             {'created_at': '2026-12-01T11:00:02.000000', 'user_message': 'revert to snapshot: boom'}]})),
         DROP_REQUEST,
     ]
@@ -263,14 +262,14 @@ def test_a_failure_repaired_since_the_request_is_not_recorded_as_a_revert(monkey
 
 
 def test_a_wait_that_runs_out_records_the_revert_as_requested(monkeypatch):
-    reverting = RecordedResponse(200, {'share': dict(SHARE, status='reverting')})
+    reverting = ScriptedResponse(200, {'share': dict(SHARE, status='reverting')})
     exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
-        ('GET', LIST_SNAPS, RecordedResponse(200, {'snapshots': [SNAP], 'count': 1})),
-        ('POST', '/v2/shares/%s/action' % SHARE_ID, RecordedResponse(202)),
+        ('GET', LIST_SNAPS, ScriptedResponse(200, {'snapshots': [SNAP], 'count': 1})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
     ] + [('GET', '/v2/shares/' + SHARE_ID, reverting)] * 3 + [
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
-         RecordedResponse(200, {'messages': []})),
-        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, RecordedResponse(200, {'metadata': {}})),
+         ScriptedResponse(200, {'messages': []})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
     ]
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'timeout': 1}, exchanges)
@@ -284,10 +283,10 @@ def test_a_wait_that_runs_out_records_the_revert_as_requested(monkeypatch):
 def test_a_snapshot_that_fails_is_reported_with_manilas_message_and_left(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
                            by_name(snapshots=[]) + [
-        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': dict(SNAP, status='creating')})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='error')})),
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': dict(SNAP, status='creating')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, status='error')})),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SNAP_ID,
-         RecordedResponse(200, {'messages': [{'user_message': 'create: backend out of space'}]})),
+         ScriptedResponse(200, {'messages': [{'user_message': 'create: backend out of space'}]})),
     ])
     assert isinstance(outcome, Fail)
     assert 'went to error' in outcome.result['msg']
@@ -306,9 +305,9 @@ def test_a_lost_create_answer_is_recovered_by_name_with_one_post(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
                            by_name(snapshots=[]) + [
         ('POST', '/v2/snapshots', LOST),
-        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [creating]})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
-        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [creating]})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [SNAP]})),
     ])
     assert not isinstance(outcome, Fail), outcome.result
     assert outcome.result['changed'] is True and outcome.result['snapshot']['id'] == SNAP_ID
@@ -323,10 +322,10 @@ def test_a_task_that_took_the_newer_namesake_deletes_it_and_converges(monkeypatc
     outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday',
                                                          '_ansible_diff': True},
                            by_name(snapshots=[]) + [
-        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': mine})),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
-        ('GET', NAMESAKES, RecordedResponse(200, {'snapshots': [older, SNAP]})),
-        ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': mine})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [older, SNAP]})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
         ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
     ])
     result = outcome.result
@@ -348,8 +347,8 @@ def test_metadata_below_2_73_fails_before_any_write(monkeypatch):
 def test_a_snapshot_by_id_of_another_share_is_refused(monkeypatch):
     other = '99999999-2222-3333-4444-555555555555'
     outcome, session = run(monkeypatch, share_snapshot, {'id': SNAP_ID, 'share': other}, [
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': SNAP})),
-        ('GET', '/v2/shares/' + other, RecordedResponse(200, {'share': dict(SHARE, id=other)})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+        ('GET', '/v2/shares/' + other, ScriptedResponse(200, {'share': dict(SHARE, id=other)})),
     ])
     assert isinstance(outcome, Fail)
     assert 'belongs to share %s' % SHARE_ID in outcome.result['msg']
@@ -359,7 +358,7 @@ def test_a_snapshot_by_id_of_another_share_is_refused(monkeypatch):
 def test_absent_when_the_share_is_gone_is_a_no_op(monkeypatch):
     outcome, session = run(monkeypatch, share_snapshot, {
         'share': 'data', 'name': 'tuesday', 'state': 'absent'}, [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': []})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []})),
     ])
     assert outcome.result['changed'] is False
 
@@ -372,7 +371,7 @@ def share_absent_args(**extra):
 
 def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(), [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
         share_locks(SHARE_ID),
         snaps(SNAP),
     ])
@@ -384,13 +383,13 @@ def test_share_with_snapshots_is_refused_before_any_write(monkeypatch):
 
 def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
         share_locks(SHARE_ID),
         snaps(SNAP),
-        ('DELETE', '/v2/snapshots/' + SNAP_ID, RecordedResponse(202)),
-        ('GET', '/v2/snapshots/' + SNAP_ID, RecordedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
         ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, GONE),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -404,13 +403,13 @@ def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch)
                   created_at='2026-12-01T1%d:00:00.000000' % n) for n in (3, 2, 1)]
     counted = LIST_SNAPS.replace('offset=0', 'offset=%d')
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
         share_locks(SHARE_ID),
-        ('GET', counted % 0, RecordedResponse(200, {'snapshots': three[:2], 'count': 3})),
-        ('GET', counted % 2, RecordedResponse(200, {'snapshots': three[2:], 'count': 3})),
-    ] + [('DELETE', '/v2/snapshots/' + s['id'], RecordedResponse(202)) for s in three]
+        ('GET', counted % 0, ScriptedResponse(200, {'snapshots': three[:2], 'count': 3})),
+        ('GET', counted % 2, ScriptedResponse(200, {'snapshots': three[2:], 'count': 3})),
+    ] + [('DELETE', '/v2/snapshots/' + s['id'], ScriptedResponse(202)) for s in three]
       + [('GET', '/v2/snapshots/' + s['id'], GONE) for s in three] + [
-        ('DELETE', '/v2/shares/' + SHARE_ID, RecordedResponse(202)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, GONE),
     ])
     assert not isinstance(outcome, Fail), outcome.result
@@ -419,7 +418,7 @@ def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch)
 
 def test_delete_snapshots_in_check_mode_names_them_and_writes_nothing(monkeypatch):
     outcome, session = run(monkeypatch, share_module, share_absent_args(delete_snapshots=True), [
-        ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
         share_locks(SHARE_ID),
         snaps(SNAP),
     ], check_mode=True)
@@ -445,14 +444,14 @@ def test_time_filters_go_to_manila_from_2_52(monkeypatch):
     outcome, session = run(monkeypatch, share_message_info, {
         'share': SHARE_ID, 'since': '2026-12-01T08:00:00Z', 'before': '2026-12-01T09:00:00+01:00',
         'limit': 5}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
         ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
                 '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5&offset=%d'
-         % (SHARE_ID, 0), RecordedResponse(200, {'messages': [MESSAGE]})),
+         % (SHARE_ID, 0), ScriptedResponse(200, {'messages': [MESSAGE]})),
         # fewer than asked for may be Manila's cap (osapi_max_limit): the next page says
         ('GET', '/v2/messages?resource_id=%s&resource_type=SHARE&created_since=2026-12-01T08%%3A00%%3A00Z'
                 '&created_before=2026-12-01T08%%3A00%%3A00Z&sort_key=created_at&sort_dir=desc&limit=5&offset=%d'
-         % (SHARE_ID, 1), RecordedResponse(200, {'messages': []})),
+         % (SHARE_ID, 1), ScriptedResponse(200, {'messages': []})),
     ])
     assert outcome.result['messages'] == [MESSAGE]
 
@@ -462,7 +461,7 @@ def test_time_filters_are_applied_here_below_2_52(monkeypatch):
     outcome, session = run(monkeypatch, share_message_info, {
         'resource_id': SHARE_ID, 'since': '2026-12-01T00:00:00Z'}, [
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=1000&offset=0'
-         % SHARE_ID, RecordedResponse(200, {'messages': [MESSAGE, older]})),
+         % SHARE_ID, ScriptedResponse(200, {'messages': [MESSAGE, older]})),
     ], max_version='2.51')
     assert [m['id'] for m in outcome.result['messages']] == ['m1']
 
@@ -480,7 +479,7 @@ def test_bad_message_filters_fail_before_any_request(monkeypatch):
 
 def test_one_message_by_id(monkeypatch):
     outcome, session = run(monkeypatch, share_message_info, {'id': 'm1', 'action_id': '002'}, [
-        ('GET', '/v2/messages/m1', RecordedResponse(200, {'message': MESSAGE})),
+        ('GET', '/v2/messages/m1', ScriptedResponse(200, {'message': MESSAGE})),
     ])
     assert outcome.result['messages'] == []     # it is about action 001
 
@@ -502,9 +501,9 @@ def test_a_null_snapshot_metadata_value_is_not_sent_on_create(monkeypatch):
     made = dict(SNAP, metadata={'b': 'x'})
     args = {'share': 'data', 'name': 'tuesday', 'metadata': {'a': None, 'b': 'x'}, 'wait': False}
     outcome, session = run(monkeypatch, share_snapshot, args, by_name(snapshots=[]) + [
-        ('POST', '/v2/snapshots', RecordedResponse(202, {'snapshot': made})),
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': made})),
         ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
-         RecordedResponse(200, {'snapshots': [made]})),
+         ScriptedResponse(200, {'snapshots': [made]})),
     ])
     assert outcome.result['changed'] is True, outcome.result
     assert session.bodies('POST')[0]['snapshot']['metadata'] == {'b': 'x'}

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_transfer on recorded HTTP: the exact requests of an offer, an accept and a
+"""share_transfer on scripted HTTP: the exact requests of an offer, an accept and a
 cancel; check mode (reads only); an existing transfer found (no key) or replaced;
 the refusals before any write (share network, group, replicas, status, API < 2.77)."""
 
@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Exit,
     Fail,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_transfer
@@ -23,10 +23,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
     view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
-    make_client,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -44,25 +43,26 @@ TRANSFER = {'id': TRANSFER_ID, 'name': 'data', 'resource_type': 'share',
             'destination_project_id': None, 'accepted': False,
             'created_at': '2026-12-02T01:00:00', 'expires_at': '2026-12-02T01:05:00'}
 CREATED = dict(TRANSFER, auth_key=KEY)
-BY_NAME = ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [SHARE]}))
+BY_NAME = ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))
 LIST = ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
-        RecordedResponse(200, {'transfers': [TRANSFER]}))
+        ScriptedResponse(200, {'transfers': [TRANSFER]}))
 
 
 def by_name(share):
-    return ('GET', '/v2/shares/detail?name=data', RecordedResponse(200, {'shares': [share]}))
+    return ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [share]}))
 
 
 def by_id(share):
-    return ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(200, {'share': share}))
+    return ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': share}))
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, project=DEST,
         fails=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
-    outcome = run_module(monkeypatch, share_transfer, args, client, check_mode=check_mode,
-                         expect=Fail if fails else Exit)
+    def prepare(client, _session):
+        client.token_project = lambda: {'id': project, 'name': project, 'roles': []}
+    outcome, session = run_scripted(monkeypatch, share_transfer, args, exchanges,
+                                    max_version=max_version, check_mode=check_mode,
+                                    expect=Fail if fails else Exit, prepare=prepare)
     if not fails:
         assert not isinstance(outcome, Fail), outcome.result
     return outcome.result, session
@@ -71,7 +71,7 @@ def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, proj
 def test_offer_creates_one_transfer_and_returns_its_key(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [
         BY_NAME,
-        expect('POST', '/v2/share-transfers', RecordedResponse(202, {'transfer': CREATED}),
+        expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': CREATED}),
                body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
         by_id(WAITING),
     ], project=SOURCE)
@@ -105,8 +105,8 @@ def test_replace_cancels_the_existing_transfer_and_makes_a_new_one(monkeypatch):
     new = dict(CREATED, id='new-transfer')
     result, session = run(monkeypatch, {'share': 'data', 'replace': True}, [
         by_name(WAITING), LIST,
-        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(200)),
-        expect('POST', '/v2/share-transfers', RecordedResponse(202, {'transfer': new}),
+        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
+        expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': new}),
                body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
         by_id(WAITING),
     ], project=SOURCE)
@@ -148,7 +148,7 @@ def test_every_reason_is_named():
 
 
 def test_the_mount_point_name_refusal_of_manila_is_reworded(monkeypatch):
-    refusal = RecordedResponse(400, {'badRequest': {'code': 400, 'message': (
+    refusal = ScriptedResponse(400, {'badRequest': {'code': 400, 'message': (
         'Invalid: Share data has a custom mount_point_name p-source_data. This has the '
         'project_id encoded in it.')}})
     result, session = run(monkeypatch, {'share': 'data'}, [
@@ -172,9 +172,9 @@ def test_refused_below_2_77_before_any_write(monkeypatch, args):
 def test_accept_sends_the_key_once(monkeypatch):
     result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
                                         'share': SHARE_ID}, [
-        ('GET', '/v2/shares/' + SHARE_ID, RecordedResponse(404, {})),
-        ('GET', '/v2/shares/detail?name=' + SHARE_ID, RecordedResponse(200, {'shares': []})),
-        expect('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, RecordedResponse(202),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(404, {})),
+        ('GET', '/v2/shares/detail?name=' + SHARE_ID, ScriptedResponse(200, {'shares': []})),
+        expect('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, ScriptedResponse(202),
                body={'accept': {'auth_key': KEY}}),
         by_id(MOVED),
     ])
@@ -210,7 +210,7 @@ def test_accept_check_mode_reads_only(monkeypatch):
     ('Transfer %s could not be found.' % TRANSFER_ID, 'accepted, cancelled or has expired'),
 ])
 def test_accept_refusals_are_reworded(monkeypatch, message, words):
-    refusal = RecordedResponse(400, {'badRequest': {'code': 400, 'message': message}})
+    refusal = ScriptedResponse(400, {'badRequest': {'code': 400, 'message': message}})
     result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'}, [
         ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, refusal)], fails=True)
     assert words in result['msg']
@@ -220,7 +220,7 @@ def test_accept_refusals_are_reworded(monkeypatch, message, words):
 def test_cancel_by_share(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data', 'state': 'absent'}, [
         by_name(WAITING), LIST,
-        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(200)),
+        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
         by_id(SHARE),
     ], project=SOURCE)
     assert result['changed'] is True
@@ -229,7 +229,7 @@ def test_cancel_by_share(monkeypatch):
 
 def test_cancel_of_a_gone_transfer_is_ok(monkeypatch):
     result, session = run(monkeypatch, {'id': TRANSFER_ID, 'state': 'absent'}, [
-        ('GET', '/v2/share-transfers/' + TRANSFER_ID, RecordedResponse(404, {}))])
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(404, {}))])
     assert result['changed'] is False
     assert session.writes() == []
 
@@ -257,7 +257,7 @@ def test_bad_combinations_before_any_request(monkeypatch, args, words):
 def test_an_offer_whose_answer_was_a_5xx_is_found_and_its_lost_key_said(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [
         BY_NAME,
-        ('POST', '/v2/share-transfers', RecordedResponse(503, {})),
+        ('POST', '/v2/share-transfers', ScriptedResponse(503, {})),
         LIST,
     ], project=SOURCE, fails=True)
     assert [w.method for w in session.writes()] == ['POST']

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""share_type as a whole task on recorded HTTP (Manila and Keystone): projects
+"""share_type as a whole task on scripted HTTP (Manila and Keystone): projects
 through Keystone, runs that converge, refusals that write nothing, a type held
 by the recycle bin (issue 21)."""
 
@@ -8,21 +8,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
-    Exit,
     Fail,
-    patch_module_args,
-    run_module,
+    run_scripted,
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share_type
 from ansible_collections.openkeel.manila.plugins.modules import share_type_info
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
-    RecordedResponse,
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     expect,
-    make_client,
+    ok,
 )
 
 KEYSTONE = 'http://127.0.0.1:5000/v3'
@@ -30,12 +26,8 @@ TYPE = {'id': '33333333-0000-0000-0000-000000000001', 'name': 'gold', 'descripti
         'share_type_access:is_public': True,
         'extra_specs': {'driver_handles_share_servers': 'True'}}
 PRIVATE = dict(TYPE, **{'share_type_access:is_public': False})
-LISTING = ('GET', '/v2/types?is_public=all', RecordedResponse(200, {'share_types': [TYPE]}))
+LISTING = ('GET', '/v2/types?is_public=all', ScriptedResponse(200, {'share_types': [TYPE]}))
 ACTION = '/v2/types/%s/action' % TYPE['id']
-
-
-def ok(body=None, status=200):
-    return RecordedResponse(status, body if body is not None else {})
 
 
 def keystone(path, answer):
@@ -43,9 +35,10 @@ def keystone(path, answer):
 
 
 def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False):
-    client, session = make_client(exchanges, max_version=max_version, check_mode=check_mode)
-    client.identity_url = KEYSTONE
-    return run_module(monkeypatch, share_type, args, client, check_mode=check_mode), session
+    def prepare(client, _session):
+        client.identity_url = KEYSTONE
+    return run_scripted(monkeypatch, share_type, args, exchanges, max_version=max_version,
+                        check_mode=check_mode, prepare=prepare)
 
 
 def test_private_type_projects_are_the_declared_list(monkeypatch):
@@ -156,12 +149,8 @@ def test_types_are_found_by_their_specs_as_manila_reads_them(monkeypatch):
     stored = dict(TYPE, extra_specs={'driver_handles_share_servers': 'True',
                                      'availability_zones': 'az1,az2',
                                      'snapshot_support': '<is> True'})
-    client, session = make_client([
+    outcome, _session = run_scripted(monkeypatch, share_type_info, {
+        'extra_specs': {'availability_zones': 'az1, az2', 'snapshot_support': True}}, [
         ('GET', '/v2/types?is_public=all', ok({'share_types': [stored, PRIVATE]})),
     ])
-    monkeypatch.setattr(share_type_info.ShareTypeInfoModule, '_connect', lambda self: client)
-    with patch_module_args({'extra_specs': {'availability_zones': 'az1, az2',
-                                            'snapshot_support': True}}):
-        with pytest.raises(Exit) as outcome:
-            share_type_info.main()
-    assert [t['id'] for t in outcome.value.result['share_types']] == [TYPE['id']]
+    assert [t['id'] for t in outcome.result['share_types']] == [TYPE['id']]

@@ -36,7 +36,7 @@ OPEN_SESSIONS = []
 Call = collections.namedtuple('Call', 'method url path headers body authenticated')
 
 
-class RecordedResponse(object):
+class ScriptedResponse(object):
     def __init__(self, status_code, body=None, headers=None):
         self.status_code = status_code
         self._body = body
@@ -48,6 +48,15 @@ class RecordedResponse(object):
         if self._body is None:
             raise ValueError('no JSON body')
         return self._body
+
+
+def ok(body=None, status=200):
+    """A successful answer (an empty JSON object without ``body``)."""
+    return ScriptedResponse(status, body if body is not None else {})
+
+
+# Manila's answer for a resource that does not exist (or is not visible).
+GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
 
 
 class Exchange(object):
@@ -99,7 +108,7 @@ def _exchange(item):
     return item if isinstance(item, Exchange) else Exchange(*item)
 
 
-class RecordedSession(object):
+class ScriptedSession(object):
     """A stand-in for a keystoneauth session that follows a script.
 
     ``exchanges`` are Exchange objects or (method, path, answer) tuples.  The
@@ -167,7 +176,7 @@ def check_every_exchange_used():
 
 def versions_document(max_version, min_version='2.0', base='http://127.0.0.1:8786'):
     """A versions document shaped like Manila's answer to GET / (HTTP 300)."""
-    return RecordedResponse(300, {'versions': [
+    return ScriptedResponse(300, {'versions': [
         {'id': 'v1.0', 'status': 'DEPRECATED', 'version': '', 'min_version': '',
          'links': [{'rel': 'self', 'href': base + '/v1/'}]},
         {'id': 'v2.0', 'status': 'CURRENT', 'version': max_version,
@@ -198,11 +207,11 @@ class FakeClock(object):
 
 
 def make_client(exchanges, max_version='2.99', cap=None, check_mode=False, clock=None):
-    """A negotiated ManilaClient on a RecordedSession; the script starts after
+    """A negotiated ManilaClient on a ScriptedSession; the script starts after
     the versions document."""
     from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
     clock = clock or FakeClock()
-    session = RecordedSession([versions_exchange(max_version)] + list(exchanges))
+    session = ScriptedSession([versions_exchange(max_version)] + list(exchanges))
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap=cap,
                           check_mode=check_mode, sleep=clock.sleep, clock=clock)
     client.negotiate()
@@ -221,4 +230,4 @@ def share_locks(share_id=None, *locks):
     if locks:
         body['count'] = len(locks)
     return ('GET', '/v2/resource-locks?%s&with_count=true&limit=1000&offset=0' % query,
-            RecordedResponse(200, body))
+            ScriptedResponse(200, body))

@@ -8,16 +8,16 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.recorded_http import (
+from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     OPEN_SESSIONS,
-    RecordedResponse,
-    RecordedSession,
+    ScriptedResponse,
+    ScriptedSession,
     check_every_exchange_used,
     expect,
     make_client,
 )
 
-SHARE = RecordedResponse(200, {'share': {'id': 'x'}})
+SHARE = ScriptedResponse(200, {'share': {'id': 'x'}})
 
 
 def test_an_unused_scripted_exchange_fails_the_check_the_fixture_runs():
@@ -51,13 +51,13 @@ def test_extra_query_parameters_do_not_match():
 
 
 def test_a_missing_experimental_header_does_not_match():
-    message = _fails(expect('POST', '/v2/shares/x/action', RecordedResponse(202), experimental=True),
+    message = _fails(expect('POST', '/v2/shares/x/action', ScriptedResponse(202), experimental=True),
                      lambda c: c.action('shares/x', 'migration_cancel', None))
     assert 'experimental header missing' in message
 
 
 def test_an_unexpected_experimental_header_does_not_match():
-    client, session = make_client([('POST', '/v2/shares/x/action', RecordedResponse(202))],
+    client, session = make_client([('POST', '/v2/shares/x/action', ScriptedResponse(202))],
                                   max_version='2.95')
     with pytest.raises(AssertionError) as err:
         client.action('shares/x', 'migration_cancel', None, feature='migration')
@@ -75,7 +75,7 @@ def test_the_version_header_must_be_the_negotiated_one():
 
 
 def test_a_token_where_none_is_expected_does_not_match():
-    session = RecordedSession([expect('GET', '/v2/x', SHARE, authenticated=False, version=None)])
+    session = ScriptedSession([expect('GET', '/v2/x', SHARE, authenticated=False, version=None)])
     with pytest.raises(AssertionError) as err:
         session.request('http://h/v2/x', 'GET', raise_exc=False)
     del OPEN_SESSIONS[:]
@@ -83,7 +83,7 @@ def test_a_token_where_none_is_expected_does_not_match():
 
 
 def test_raise_exc_must_be_false():
-    session = RecordedSession([expect('GET', '/v2/x', SHARE, version=None)])
+    session = ScriptedSession([expect('GET', '/v2/x', SHARE, version=None)])
     with pytest.raises(AssertionError) as err:
         session.request('http://h/v2/x', 'GET')
     del OPEN_SESSIONS[:]
