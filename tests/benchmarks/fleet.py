@@ -32,7 +32,8 @@ the goals of issues 12 and 27 are checked.
 
 --role-concurrency C[,C...]: the role's create and no-op check once more
 for each C, with share_provision_concurrency: C (other shares of the same
-size), beside the role with the module's default concurrency.
+size), beside the role with the module's default concurrency (after it, or
+before it with --role-concurrency-first).
 
 --projects: the role across several projects instead (an inventory with one
 host per project, each with N shares, ``forks`` equal to the projects),
@@ -556,6 +557,8 @@ def main():
     parser.add_argument('--role-concurrency', default='',
                         help='the role once more with each share_provision_concurrency given '
                         '(comma-separated, e.g. 8), beside the module\'s default')
+    parser.add_argument('--role-concurrency-first', action='store_true',
+                        help='create with the --role-concurrency values before the default')
     options = parser.parse_args()
     forms = [f for f in options.forms.split(',') if f]
     sizes = [int(n) for n in options.sizes.split(',')]
@@ -580,10 +583,18 @@ def main():
                 prefix = bench.create_floor(n, 'f%d' % n)
                 bench.check_floor(prefix, n)
             if 'role' in forms:
-                shares = bench.create_role(n, 'r%d' % n)
+                # the creates one after the other (the machine's load changes: run
+                # again with --role-concurrency-first to see the other order)
+                order = [None] + role_concurrency
+                if options.role_concurrency_first:
+                    order = role_concurrency + [None]
+                created = {}
+                for concurrency in order:
+                    created[concurrency] = bench.create_role(n, 'r%d' % n if concurrency is None else
+                                                             'r%dc%d' % (n, concurrency), concurrency)
                 for concurrency in role_concurrency:
-                    bench.check_role(bench.create_role(n, 'r%dc%d' % (n, concurrency), concurrency),
-                                     concurrency)
+                    bench.check_role(created[concurrency], concurrency)
+                shares = created[None]
             else:
                 shares = bench.create_fleet(n, 'n%d' % n)
             if options.quick:
