@@ -869,12 +869,13 @@ class Fleet(object):
                 len(failures), total, ' | '.join('%s: %s' % (i.where, i.error) for i in failures))
         return Outcome(changed, before if changed else None, after if changed else None,
                        dict(shares=results, purged=gone, kept_locked=self.kept_locked,
-                            manila_requests=self.client.sent), msg)
+                            manila_requests=self.client.sent,
+                            concurrency=self.params['concurrency']), msg)
 
 
 class Outcome(object):
     """The task's result: ``changed``, the diff's ``before`` and ``after``, the
-    result's fields (``shares``, ``purged``, ``manila_requests``) and, when a
+    result's fields (``shares``, ``purged``, ``manila_requests``, ``concurrency``) and, when a
     share did not converge, ``msg`` naming each."""
 
     def __init__(self, changed, before, after, result, msg=None):

@@ -360,6 +360,10 @@ manila_requests:
   returned: unless the input was refused before any request
   type: int
   sample: 42
+concurrency:
+  description: The O(concurrency) the task ran with (what the role share_provision passed, say).
+  returned: unless the input was refused before any request
+  type: int
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
@@ -367,15 +371,8 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils.base import (
-    ManilaModule,
-    wait_argument_spec,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.fleet import (
-    Fleet,
-    module_argument_spec,
-    validate_desired,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule, wait_argument_spec
+from ansible_collections.openkeel.manila.plugins.module_utils.fleet import Fleet, module_argument_spec, validate_desired
 
 
 class SharesModule(ManilaModule):

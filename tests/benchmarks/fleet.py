@@ -5,6 +5,7 @@
                                      [--forms role,tasks,cli] [--creates-up-to 20]
     python tests/benchmarks/fleet.py --quick [--cloud member]
     python tests/benchmarks/fleet.py --sizes 20 --projects CLOUD1,CLOUD2,...
+    python tests/benchmarks/fleet.py --sizes 20 --role-concurrency 8
 
 For each N of --sizes, N shares with two access rules each are created, and
 then checked when nothing is to change, by:
@@ -28,6 +29,11 @@ cloud (the module's process for the role) and the seconds against the floor's
 for the same work. counting/sitecustomize.py counts the requests and the
 memory in every process (the module process under ansible-playbook too). Then
 the goals of issues 12 and 27 are checked.
+
+--role-concurrency C[,C...]: the role's create and no-op check once more
+for each C, with share_provision_concurrency: C (other shares of the same
+size), beside the role with the module's default concurrency (after it, or
+before it with --role-concurrency-first).
 
 --projects: the role across several projects instead (an inventory with one
 host per project, each with N shares, ``forks`` equal to the projects),
@@ -183,11 +189,14 @@ class Bench(object):
             return requests, seconds, result, peak
         return requests, seconds, result
 
-    def role(self, shares):
+    def role(self, shares, concurrency=None):
         """One ansible-playbook run of the role share_provision for ``shares``."""
         extra = {'share_provision_shares': shares, 'share_provision_cloud': self.cloud,
                  'share_provision_marker': self.marker,
                  'ansible_python_interpreter': sys.executable}
+        if concurrency is not None:
+            # as an AWX survey text field gives it
+            extra['share_provision_concurrency'] = str(concurrency)
         extra_path = os.path.join(self.playbook_dir, 'vars.json')
         with open(extra_path, 'w') as handle:
             json.dump(extra, handle)
@@ -301,21 +310,27 @@ class Bench(object):
                     'create')
         return shares
 
-    def create_role(self, n, group):
+    @staticmethod
+    def role_case(work, concurrency):
+        return '%s, share_provision role%s' % (
+            work, '' if concurrency is None else ', concurrency %s' % concurrency)
+
+    def create_role(self, n, group, concurrency=None):
         shares = self.shares(n, group)
         self.names.extend(s['name'] for s in shares)
-        requests, seconds, changed, peak = self.role(shares)
+        requests, seconds, changed, peak = self.role(shares, concurrency)
         assert changed, 'the role created nothing'
-        self.record('create, share_provision role', n, 2, requests, seconds, peak, 'create')
+        self.record(self.role_case('create', concurrency), n, 2, requests, seconds, peak,
+                    'create')
         return shares
 
-    def check_role(self, shares):
+    def check_role(self, shares, concurrency=None):
         times = []
         for _run in range(self.runs):
-            requests, seconds, changed, peak = self.role(shares)
+            requests, seconds, changed, peak = self.role(shares, concurrency)
             assert not changed, 'the role changed something on a no-op'
             times.append(seconds)
-        return self.record('no-op check, share_provision role', len(shares), 2, requests,
+        return self.record(self.role_case('no-op check', concurrency), len(shares), 2, requests,
                            statistics.median(times), peak, 'check')
 
     def create_tasks(self, n, group):
@@ -466,15 +481,19 @@ def goals_27(rows, ansible_start):
     """The goals of issue 27: each case against the floor of the same run."""
     lines = []
     sizes = sorted(set(r['n'] for r in rows if r['case'].startswith('floor')))
+    role_concurrency = sorted(set(r['case'].split(', concurrency ')[1] for r in rows
+                                  if ', concurrency ' in r['case']))
     for n in sizes:
-        for case in ('create, share_provision role', 'create, shares module (no Ansible)'):
+        for case in ['create, share_provision role', 'create, shares module (no Ansible)'] + [
+                Bench.role_case('create', c) for c in role_concurrency]:
             row = row_of(rows, case, n)
             if row and row['vs_floor']:
                 lines.append(('%s %d: within 1.2x of the floor' % (case, n),
                               row['vs_floor'] <= 1.2, '%.2fx (%.1f s vs %.1f s)' % (
                                   row['vs_floor'], row['seconds'], row['seconds'] / row['vs_floor'])))
         floor = row_of(rows, 'floor: no-op check (plain API calls)', n)
-        for case in ('no-op check, share_provision role', 'no-op check, shares module (no Ansible)'):
+        for case in ['no-op check, share_provision role', 'no-op check, shares module (no Ansible)'] + [
+                Bench.role_case('no-op check', c) for c in role_concurrency]:
             row = row_of(rows, case, n)
             if row and floor:
                 limit = 1.3 * floor['seconds'] + (ansible_start or 0)
@@ -535,9 +554,15 @@ def main():
                         'separated): the role across them with forks = projects, N = --sizes '
                         'shares each, against the floor for all of them in the first one')
     parser.add_argument('--log-dir', help='write the requests of each case there (JSON)')
+    parser.add_argument('--role-concurrency', default='',
+                        help='the role once more with each share_provision_concurrency given '
+                        '(comma-separated, e.g. 8), beside the module\'s default')
+    parser.add_argument('--role-concurrency-first', action='store_true',
+                        help='create with the --role-concurrency values before the default')
     options = parser.parse_args()
     forms = [f for f in options.forms.split(',') if f]
     sizes = [int(n) for n in options.sizes.split(',')]
+    role_concurrency = [int(c) for c in options.role_concurrency.split(',') if c]
     if options.quick:
         forms, sizes, options.runs = [], [QUICK_N], 1
     bench = Bench(options)
@@ -558,7 +583,18 @@ def main():
                 prefix = bench.create_floor(n, 'f%d' % n)
                 bench.check_floor(prefix, n)
             if 'role' in forms:
-                shares = bench.create_role(n, 'r%d' % n)
+                # the creates one after the other (the machine's load changes: run
+                # again with --role-concurrency-first to see the other order)
+                order = [None] + role_concurrency
+                if options.role_concurrency_first:
+                    order = role_concurrency + [None]
+                created = {}
+                for concurrency in order:
+                    created[concurrency] = bench.create_role(n, 'r%d' % n if concurrency is None else
+                                                             'r%dc%d' % (n, concurrency), concurrency)
+                for concurrency in role_concurrency:
+                    bench.check_role(created[concurrency], concurrency)
+                shares = created[None]
             else:
                 shares = bench.create_fleet(n, 'n%d' % n)
             if options.quick:

@@ -93,6 +93,7 @@ def test_a_no_op_is_one_listing_then_rules_and_exports_per_share(monkeypatch):
     # 2 x N + 2: versions document, one listing, rules and exports of each share
     assert len(session.calls) == 2 * 3 + 2
     assert result['manila_requests'] == len(session.calls)
+    assert result['concurrency'] == 1
     assert [r['name'] for r in result['shares']] == ['data1', 'data2', 'data3']
     assert result['shares'][0]['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
     assert result['shares'][0]['rules'][0]['access_to'] == '10.0.1.0/24'
