@@ -18,7 +18,8 @@ SecurityServiceAPI, ShareTypeAPI) sets its row:
 
 and adds only what is its own (resize, revert, subnets, rule lists), or
 overrides a hook: ``namesake_filters`` (where a name must be unique),
-``racing`` (namesakes still being made or removed), ``update_shown`` (what a
+``racing`` (namesakes still being made or removed), ``wait_out`` (how a busy
+resource is waited for), ``update_shown`` (what a
 PUT shows once applied), ``update_observer``, ``explainer`` (what explains a
 failed wait), ``remove_namesake`` (how a task
 removes the namesake it made and does not keep).
@@ -161,10 +162,14 @@ class ResourceAPI(object):
                 return found
         return self.find_by_name(name_or_id)
 
-    def find_by_name(self, name, extra_filters=None):
+    def find_by_name(self, name):
         """The resource named ``name``, or None; AmbiguousName for several,
         unless some are still being made or removed (``racing``): tasks racing
         for the name, waited for (up to the timeout) until they settle."""
+        return self.find_named(name)
+
+    def find_named(self, name, extra_filters=None):
+        """find_by_name among the resources ``extra_filters`` list."""
         return find_settled(self.client, self.kind, name, self.racing, self.timeout,
                             extra_filters)
 
@@ -249,17 +254,23 @@ class ResourceAPI(object):
     def wait_gone(self, resource):
         return self.wait(resource, targets=(GONE,))
 
-    def wait_if_busy(self, resource, wait=True, explain=OWN):
-        """A busy resource waited for until it rests; without ``wait``,
-        CannotConverge."""
-        if resource.get('status') not in self.states.busy:
+    def wait_if_busy(self, resource, wait=True):
+        """A busy resource waited for until it rests (``wait_out``)."""
+        if not self.must_wait(resource, wait):
             return resource
+        return self.wait_out(resource)
+
+    def must_wait(self, resource, wait):
+        """True when the resource is busy; CannotConverge when it is busy and
+        the task may not wait (``wait`` false)."""
+        if resource.get('status') not in self.states.busy:
+            return False
         if not wait:
             raise CannotConverge('%s is busy (%s); run again later or set wait=true.%s'
                                  % (self.label(resource), resource.get('status'),
                                     self.busy_hint))
-        return self.wait_out(resource, explain)
+        return True
 
-    def wait_out(self, resource, explain=OWN):
+    def wait_out(self, resource):
         """Wait until a busy resource rests (wait_if_busy)."""
-        return self.wait(resource, explain=explain)
+        return self.wait(resource)

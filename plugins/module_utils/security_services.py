@@ -212,10 +212,10 @@ class SecurityServiceAPI(ResourceAPI):
     noun = 'security service'
     label = staticmethod(label)
 
-    def find(self, name=None, service_id=None):
+    def find(self, name_or_id=None, service_id=None):
         if service_id:
             return self.get(service_id)
-        return super(SecurityServiceAPI, self).find(name)
+        return super(SecurityServiceAPI, self).find(name_or_id)
 
     def networks_of(self, service):
         """The IDs of the share networks the service is attached to.

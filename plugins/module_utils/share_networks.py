@@ -559,10 +559,10 @@ class ShareNetworkAPI(ResourceAPI):
                       error=SHARE_NETWORK_ERROR_STATES)
     busy_hint = ' Nothing was changed.'
 
-    def find(self, name=None, network_id=None):
+    def find(self, name_or_id=None, network_id=None):
         if network_id:
             return self.get(network_id)
-        return super(ShareNetworkAPI, self).find(name)
+        return super(ShareNetworkAPI, self).find(name_or_id)
 
     def explainer(self, resource):
         """Manila files no user message under a network (see wait_active)."""
@@ -788,10 +788,11 @@ class ShareNetworkAPI(ResourceAPI):
         user messages of a failed change (it files none under a network)."""
         return self.wait(network, explain=service_messages(self.client, service_ids))
 
-    def wait_if_busy(self, network, wait=True, service_ids=()):
+    def wait_if_busy(self, resource, wait=True, service_ids=()):
         """A network in network_change (2.63+), waited for until it is active."""
-        return super(ShareNetworkAPI, self).wait_if_busy(
-            network, wait, service_messages(self.client, service_ids))
+        if not self.must_wait(resource, wait):
+            return resource
+        return self.wait_active(resource, service_ids)
 
 
 def service_messages(client, service_ids):

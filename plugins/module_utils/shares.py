@@ -460,7 +460,7 @@ class ShareAPI(ResourceAPI):
         """
         if soft_deleted:
             return lookups.single('share', name, self.recycled_namesakes(name))
-        return super(ShareAPI, self).find_by_name(name)
+        return self.find_named(name)
 
     def default_share_type(self):
         try:

@@ -51,7 +51,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
-    OWN,
     ResourceAPI,
     Statuses,
 )
@@ -471,7 +470,7 @@ class SnapshotAPI(ResourceAPI):
         several, unless some are being taken or deleted: tasks racing for the
         name, waited for until they settle (see settle_namesakes)."""
         extra = {'share_id': share_id} if share_id else None
-        return super(SnapshotAPI, self).find_by_name(name, extra)
+        return self.find_named(name, extra)
 
     def list_for_share(self, share_id):
         """Every snapshot of a share, in every project the user may see."""
@@ -604,7 +603,7 @@ class SnapshotAPI(ResourceAPI):
                 'has repaired it, state=reverted reverts it again).')
 
     # -- waits ---------------------------------------------------------------
-    def wait_out(self, resource, explain=OWN):
+    def wait_out(self, resource):
         """A busy snapshot (creating, deleting, ...) waited for until it rests
         (or is gone: None)."""
         snapshot_id = resource['id']
@@ -613,7 +612,7 @@ class SnapshotAPI(ResourceAPI):
             lambda s: s is None or s.get('status') not in SNAPSHOT_BUSY_STATES,
             snapshot_label(resource), 'it to finish %s' % resource.get('status'),
             self.timeout, describe=lambda s: s.get('status'),
-            explain=self.explainer(resource) if explain is OWN else explain)
+            explain=self.explainer(resource))
 
     def delete_all(self, snapshots):
         """Delete a share's snapshots (as planned) and wait until every one is gone."""
