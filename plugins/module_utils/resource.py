@@ -2,7 +2,8 @@
 # Copyright: openkeel.manila contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""The calls every kind of Manila resource makes the same way: one base class.
+"""The calls every kind of Manila resource makes the same way: one base class
+(and the shape of a plan, ``Plan``).
 
 ``ResourceAPI`` gets, finds, creates once (and settles a race for the
 name), updates, sets and deletes metadata, deletes and waits, for any kind.
@@ -65,6 +66,29 @@ OWN = object()
 
 # Kinds without a status (security services, share types).
 NO_STATUS = Statuses()
+
+
+# The action of a plan that changes nothing.
+NOTHING = 'nothing'
+
+
+class Plan(object):
+    """What to do to one resource, the shape every kind's plan has: ``action``
+    (create, update, delete, ... or NOTHING), the ``before`` and ``after``
+    views of the diff, and ``changed``.  A kind's plan adds its own fields
+    (the create body, the PUT body, the metadata changes, ...)."""
+
+    def __init__(self, action, before=None, after=None):
+        self.action = action
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+    def __repr__(self):
+        return '%s(%r)' % (type(self).__name__, self.action)
 
 
 def find_settled(client, kind, name, is_race, timeout, extra_filters=None):

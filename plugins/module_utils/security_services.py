@@ -28,7 +28,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.resource import ResourceAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import Usage
 from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
 
@@ -87,7 +90,7 @@ def required_features(desired):
 
 # -- the plan ----------------------------------------------------------------------
 
-class ServicePlan(object):
+class ServicePlan(Plan):
     """What to do to one security service.
 
     ``body``: the create body or the PUT body; ``password_unknown``: the
@@ -96,15 +99,9 @@ class ServicePlan(object):
 
     def __init__(self, action, body=None, before=None, after=None,
                  password_unknown=False):
-        self.action = action
+        super(ServicePlan, self).__init__(action, before, after)
         self.body = body or {}
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
         self.password_unknown = password_unknown
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
 
     def restricted(self):
         """The changed settings Manila refuses on a service in use."""

@@ -50,6 +50,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
     ResourceAPI,
     Statuses,
 )
@@ -221,18 +222,18 @@ def plan_security_services(attached, desired, purge):
 
 # -- the whole plan ---------------------------------------------------------------------
 
-class NetworkPlan(object):
+class NetworkPlan(Plan):
     """What to do to one share network.
 
     ``update``: the PUT body (name, description, the default subnet's
     neutron IDs); ``subnet_creates``/``subnet_deletes``;
     ``adds``/``removes``/``swaps``: security services.  (A create's body is
-    create_body's.)
+    create_body's; the diff views are diff_view's and predicted_after's.)
     """
 
     def __init__(self, action, update=None, subnet_creates=None,
                  subnet_deletes=None, adds=None, removes=None, swaps=None):
-        self.action = action
+        super(NetworkPlan, self).__init__(action)
         self.update = update or {}
         self.subnet_creates = subnet_creates or []
         self.subnet_deletes = subnet_deletes or []
@@ -252,9 +253,6 @@ class NetworkPlan(object):
     def changed(self):
         return self.action in (CREATE, DELETE) or bool(
             self.update or self.subnet_creates or self.subnet_deletes or self.service_changes)
-
-    def __repr__(self):
-        return 'NetworkPlan(%r)' % self.action
 
 
 def update_body(network, desired, rename, update_default):

@@ -42,7 +42,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.resource import ResourceAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
@@ -226,7 +229,7 @@ def prepare_projects(projects):
 
 # -- the plan ------------------------------------------------------------------------
 
-class TypePlan(object):
+class TypePlan(Plan):
     """What to do to one share type.
 
     ``body``: the create body; ``update``: the PUT body (description,
@@ -236,19 +239,13 @@ class TypePlan(object):
 
     def __init__(self, action, body=None, update=None, specs_set=None, specs_delete=None,
                  grant=None, revoke=None, before=None, after=None):
-        self.action = action
+        super(TypePlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.specs_set = specs_set or {}
         self.specs_delete = specs_delete or []
         self.grant = grant or []
         self.revoke = revoke or []
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
 
 
 def diff_view(share_type, projects=None):

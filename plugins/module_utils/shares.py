@@ -27,6 +27,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotFound,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
     ResourceAPI,
     Statuses,
 )
@@ -337,7 +338,7 @@ def send_metadata_plan(api, resource, plan):
     return dict(resource, metadata=metadata)
 
 
-class SharePlan(object):
+class SharePlan(Plan):
     """What to do to one share, and the diff it makes.
 
     ``action`` is one of create, update, nothing, delete, soft_delete,
@@ -348,21 +349,12 @@ class SharePlan(object):
 
     def __init__(self, action, before=None, after=None, body=None, update=None,
                  new_size=None, metadata_set=None, metadata_delete=None):
-        self.action = action
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
+        super(SharePlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.new_size = new_size
         self.metadata_set = metadata_set or {}
         self.metadata_delete = metadata_delete or []
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
-
-    def __repr__(self):
-        return 'SharePlan(%r)' % self.action
 
 
 def check_convergeable(share):

@@ -51,6 +51,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
     ResourceAPI,
     Statuses,
 )
@@ -199,7 +200,7 @@ def latest_snapshot(snapshots):
 
 # -- the plan ------------------------------------------------------------------------
 
-class SnapshotPlan(object):
+class SnapshotPlan(Plan):
     """What to do to one snapshot, and the diff it makes.
 
     ``action`` is create, update, nothing, delete or revert; ``body`` the
@@ -210,21 +211,12 @@ class SnapshotPlan(object):
 
     def __init__(self, action, before=None, after=None, body=None, update=None,
                  metadata_set=None, metadata_delete=None, record_revert=False):
-        self.action = action
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
+        super(SnapshotPlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.metadata_set = metadata_set or {}
         self.metadata_delete = metadata_delete or []
         self.record_revert = record_revert
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
-
-    def __repr__(self):
-        return 'SnapshotPlan(%r)' % self.action
 
 
 def check_share_can_snapshot(share):
