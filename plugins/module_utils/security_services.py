@@ -21,14 +21,16 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Forbidden,
     InvalidInput,
-    NotFound,
     reword,
     same_details,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import Usage
 from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
@@ -88,7 +90,7 @@ def required_features(desired):
 
 # -- the plan ----------------------------------------------------------------------
 
-class ServicePlan(object):
+class ServicePlan(Plan):
     """What to do to one security service.
 
     ``body``: the create body or the PUT body; ``password_unknown``: the
@@ -97,15 +99,9 @@ class ServicePlan(object):
 
     def __init__(self, action, body=None, before=None, after=None,
                  password_unknown=False):
-        self.action = action
+        super(ServicePlan, self).__init__(action, before, after)
         self.body = body or {}
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
         self.password_unknown = password_unknown
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
 
     def restricted(self):
         """The changed settings Manila refuses on a service in use."""
@@ -205,14 +201,18 @@ def _update_refusal(exc):
         '(API 2.63+).' % exc.message))
 
 
-class SecurityServiceAPI(object):
-    def __init__(self, client):
-        self.client = client
+class SecurityServiceAPI(ResourceAPI):
+    """The security service calls: the shared ones (resource.ResourceAPI), and
+    the share networks a service is attached to."""
 
-    def find(self, name=None, service_id=None):
+    kind = 'security_service'
+    noun = 'security service'
+    label = staticmethod(label)
+
+    def find(self, name_or_id=None, service_id=None):
         if service_id:
-            return lookups.get_by_id(self.client, 'security_service', service_id)
-        return lookups.find(self.client, 'security_service', name)
+            return self.get(service_id)
+        return super(SecurityServiceAPI, self).find(name_or_id)
 
     def networks_of(self, service):
         """The IDs of the share networks the service is attached to.
@@ -229,42 +229,17 @@ class SecurityServiceAPI(object):
         """The networks among ``network_ids`` that have share servers (members: shares)."""
         return [n for n in network_ids if Usage(self.client, n).has_servers()]
 
-    # -- writes: each through write_once (see client.write_once) ---------------
-    def create(self, body):
-        """Create the service ``body`` describes, at most once: after a lost
-        answer or a 5xx it is looked up by its name.  Follow with
-        ``settle_namesakes``."""
-        return lookups.create_once(
-            self.client, 'security_service',
-            lambda: self.client.post('security-services',
-                                     {'security_service': body})['security_service'],
-            body['name'])
-
-    def settle_namesakes(self, mine):
-        """After creating ``mine``: one service per name when tasks race
-        (lookups.settle_namesakes).  A service just made is attached to no
-        share network, so a newer one of this task's is deleted at once.
-        Returns ``(service, adopted)``."""
-        def remove(service):
-            try:
-                self.delete(service['id'])
-            except NotFound:
-                pass
-        return lookups.settle_namesakes(self.client, 'security_service', mine, remove)
+    # -- writes: ResourceAPI's, Manila's refusals explained ----------------------
+    # create and settle_namesakes: ResourceAPI's.  A service just made is
+    # attached to no share network, so a newer one of this task's is deleted at
+    # once (remove_namesake).
 
     @reword(Forbidden, _update_refusal)
-    def update(self, service_id, body):
+    def update(self, resource_id, body, feature=None):
         # The password counts only where Manila shows it (a field not shown is
         # not seen: the write is then reported as not applied, never assumed).
-        return self.client.write_once(
-            lambda: self.client.put('security-services/%s' % service_id,
-                                    {'security_service': body})['security_service'],
-            lookups.changed_to(self.client, 'security_service', service_id, body),
-            'the update of security service %s' % service_id)
+        return super(SecurityServiceAPI, self).update(resource_id, body, feature)
 
     @reword(Forbidden, _delete_refusal)
-    def delete(self, service_id):
-        self.client.write_once(
-            lambda: self.client.delete('security-services/%s' % service_id),
-            lookups.gone_or_leaving(self.client, 'security_service', service_id),
-            'the deletion of security service %s' % service_id)
+    def delete(self, resource_id):
+        super(SecurityServiceAPI, self).delete(resource_id)

@@ -49,6 +49,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+    Statuses,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_NETWORK_ACTIVE,
     SHARE_NETWORK_BUSY_STATES,
@@ -57,7 +62,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
-    wait_for_status,
     wait_until,
 )
 
@@ -218,18 +222,18 @@ def plan_security_services(attached, desired, purge):
 
 # -- the whole plan ---------------------------------------------------------------------
 
-class NetworkPlan(object):
+class NetworkPlan(Plan):
     """What to do to one share network.
 
     ``update``: the PUT body (name, description, the default subnet's
     neutron IDs); ``subnet_creates``/``subnet_deletes``;
     ``adds``/``removes``/``swaps``: security services.  (A create's body is
-    create_body's.)
+    create_body's; the diff views are diff_view's and predicted_after's.)
     """
 
     def __init__(self, action, update=None, subnet_creates=None,
                  subnet_deletes=None, adds=None, removes=None, swaps=None):
-        self.action = action
+        super(NetworkPlan, self).__init__(action)
         self.update = update or {}
         self.subnet_creates = subnet_creates or []
         self.subnet_deletes = subnet_deletes or []
@@ -249,9 +253,6 @@ class NetworkPlan(object):
     def changed(self):
         return self.action in (CREATE, DELETE) or bool(
             self.update or self.subnet_creates or self.subnet_deletes or self.service_changes)
-
-    def __repr__(self):
-        return 'NetworkPlan(%r)' % self.action
 
 
 def update_body(network, desired, rename, update_default):
@@ -545,18 +546,25 @@ def in_use_message(exc):
 
 # -- calls -------------------------------------------------------------------------------
 
-class ShareNetworkAPI(object):
-    def __init__(self, client, timeout=180):
-        self.client = client
-        self.timeout = timeout
+class ShareNetworkAPI(ResourceAPI):
+    """The share network calls: the shared ones (resource.ResourceAPI), and
+    subnets, security services and the checks of in-use changes."""
 
-    def get(self, network_id):
-        return lookups.get_by_id(self.client, 'share_network', network_id)
+    kind = 'share_network'
+    noun = 'share network'
+    label = staticmethod(network_label)
+    states = Statuses(ready=(SHARE_NETWORK_ACTIVE,), busy=SHARE_NETWORK_BUSY_STATES,
+                      error=SHARE_NETWORK_ERROR_STATES)
+    busy_hint = ' Nothing was changed.'
 
-    def find(self, name=None, network_id=None):
+    def find(self, name_or_id=None, network_id=None):
         if network_id:
             return self.get(network_id)
-        return lookups.find(self.client, 'share_network', name)
+        return super(ShareNetworkAPI, self).find(name_or_id)
+
+    def explainer(self, resource):
+        """Manila files no user message under a network (see wait_active)."""
+        return None
 
     def security_services(self, network_id):
         """The services attached to a network (id, name, type)."""
@@ -602,34 +610,17 @@ class ShareNetworkAPI(object):
                                    ', '.join(unknown), ', '.join(sorted(known)) or 'none'))
 
     # -- writes: each through write_once (see client.write_once) ---------------
-    def create(self, body):
-        """Create the network ``body`` describes, at most once: after a lost
-        answer or a 5xx it is looked up by its name.  Follow with
-        ``settle_namesakes``."""
-        return lookups.create_once(
-            self.client, 'share_network',
-            lambda: self.client.post('share-networks',
-                                     {'share_network': body})['share_network'],
-            body['name'])
+    # create and settle_namesakes: ResourceAPI's.  A network just made has no
+    # share servers and no shares, so a newer one of this task's is deleted at
+    # once (remove_namesake).
 
-    def settle_namesakes(self, mine):
-        """After creating ``mine``: one network per name when tasks race
-        (lookups.settle_namesakes).  A network just made has no share servers
-        and no shares, so a newer one of this task's is deleted at once.
-        Returns ``(network, adopted)``."""
-        def remove(network):
-            try:
-                self.delete(network['id'])
-            except NotFound:
-                pass
-        return lookups.settle_namesakes(self.client, 'share_network', mine, remove)
-
-    @reword(Forbidden, in_use_message)
-    def update(self, network_id, body):
+    def update_observer(self, resource_id, body):
+        """A change is seen in the network, and one of its neutron fields in
+        its default subnet."""
         expected = dict((k, v) for k, v in body.items() if k not in NEUTRON_FIELDS)
 
         def applied():
-            network = self.get(network_id)
+            network = self.get(resource_id)
             if not lookups.shows(network, expected):
                 return None
             if any(f in body for f in NEUTRON_FIELDS):
@@ -638,10 +629,11 @@ class ShareNetworkAPI(object):
                                       if f in body):
                     return None
             return network
-        return self.client.write_once(
-            lambda: self.client.put('share-networks/%s' % network_id,
-                                    {'share_network': body})['share_network'],
-            applied, 'the update of share network %s' % network_id)
+        return applied
+
+    @reword(Forbidden, in_use_message)
+    def update(self, resource_id, body, feature=None):
+        return super(ShareNetworkAPI, self).update(resource_id, body, feature)
 
     def create_subnet(self, network_id, subnet):
         body = dict((k, subnet[k]) for k in NEUTRON_FIELDS if subnet[k] is not None)
@@ -745,12 +737,6 @@ class ShareNetworkAPI(object):
                    describe=lambda a: 'being checked',
                    explain=service_messages(self.client, [new_id]))
 
-    def delete(self, network_id):
-        self.client.write_once(
-            lambda: self.client.delete('share-networks/%s' % network_id),
-            lookups.gone_or_leaving(self.client, 'share_network', network_id),
-            'the deletion of share network %s' % network_id)
-
     def apply(self, network, plan, wait, fresh=False):
         """Send the plan; ``wait``: the task's. ``fresh``: the network was
         just created (no share servers, so no feasibility checks and nothing
@@ -798,21 +784,13 @@ class ShareNetworkAPI(object):
         """Wait until the network is active.  ``service_ids``: the security
         services being added or replaced, under whose IDs Manila files the
         user messages of a failed change (it files none under a network)."""
-        network_id = network['id']
-        return wait_for_status(self.client, lambda: self.get(network_id),
-                               (SHARE_NETWORK_ACTIVE,), SHARE_NETWORK_ERROR_STATES,
-                               network_label(network), self.timeout,
-                               explain=service_messages(self.client, service_ids))
+        return self.wait(network, explain=service_messages(self.client, service_ids))
 
-    def wait_if_busy(self, network, wait=True, service_ids=()):
+    def wait_if_busy(self, resource, wait=True, service_ids=()):
         """A network in network_change (2.63+), waited for until it is active."""
-        if network.get('status') not in SHARE_NETWORK_BUSY_STATES:
-            return network
-        if not wait:
-            raise CannotConverge('%s is busy (%s); run again later or set wait=true. '
-                                 'Nothing was changed.' % (
-                                     network_label(network), network.get('status')))
-        return self.wait_active(network, service_ids)
+        if not self.must_wait(resource, wait):
+            return resource
+        return self.wait_active(resource, service_ids)
 
 
 def service_messages(client, service_ids):

@@ -42,6 +42,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
 DHSS = 'driver_handles_share_servers'
@@ -78,11 +83,9 @@ def label(share_type):
     return 'Share type %s (%s)' % (share_type.get('name'), share_type.get('id') or 'new')
 
 
-def spec_value(value):
-    """An extra spec value as Manila stores it: a string, booleans as True/False."""
-    if isinstance(value, bool):
-        return 'True' if value else 'False'
-    return str(value)
+# An extra spec value as Manila stores it: as a metadata value (a string,
+# booleans as True/False).
+spec_value = as_metadata_value
 
 
 def as_bool(value, allow_is=True):
@@ -226,7 +229,7 @@ def prepare_projects(projects):
 
 # -- the plan ------------------------------------------------------------------------
 
-class TypePlan(object):
+class TypePlan(Plan):
     """What to do to one share type.
 
     ``body``: the create body; ``update``: the PUT body (description,
@@ -236,19 +239,13 @@ class TypePlan(object):
 
     def __init__(self, action, body=None, update=None, specs_set=None, specs_delete=None,
                  grant=None, revoke=None, before=None, after=None):
-        self.action = action
+        super(TypePlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.specs_set = specs_set or {}
         self.specs_delete = specs_delete or []
         self.grant = grant or []
         self.revoke = revoke or []
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
 
 
 def diff_view(share_type, projects=None):
@@ -371,12 +368,13 @@ def recycled_message(said, binned):
                 '%s (%s)' % (s.get('name'), s['id']) for s in binned)))
 
 
-class ShareTypeAPI(object):
-    def __init__(self, client):
-        self.client = client
+class ShareTypeAPI(ResourceAPI):
+    """The share type calls: the shared ones (resource.ResourceAPI, admin-only
+    refusals explained), and extra specs and project access."""
 
-    def find(self, name_or_id):
-        return lookups.find(self.client, 'share_type', name_or_id)
+    kind = 'share_type'
+    noun = 'share type'
+    label = staticmethod(label)
 
     def resolve_projects(self, wanted, known=()):
         """Keystone's ID of each project of the task (names or IDs), sorted.
@@ -449,16 +447,12 @@ class ShareTypeAPI(object):
                     'one, and Manila keeps one type per name; the task converged on that '
                     'type.' % (name, found['id']))
                 return found
-        made = lookups.create_once(self.client, 'share_type', send, name)
+        made = self.create_once(send, body)
         return made, bool(adopted)
 
     @reword(Forbidden, _admin_only)
-    def update(self, type_id, body):
-        return self.client.write_once(
-            lambda: self.client.put('types/%s' % type_id, {'share_type': body},
-                                    feature='share_type_update')['share_type'],
-            lookups.changed_to(self.client, 'share_type', type_id, body),
-            'the update of share type %s' % type_id)
+    def update(self, resource_id, body, feature='share_type_update'):
+        return super(ShareTypeAPI, self).update(resource_id, body, feature)
 
     @reword(Forbidden, _admin_only)
     def set_specs(self, type_id, specs):
@@ -497,18 +491,15 @@ class ShareTypeAPI(object):
             'revoking the access of project %s to share type %s' % (project, type_id))
 
     @reword(Forbidden, _admin_only)
-    def delete(self, type_id, share_type=None):
+    def delete(self, resource_id, share_type=None):
         """Delete the type; Manila's bare "still in use" refusal is explained
         (``in_use``: read only after the refusal)."""
         try:
-            self.client.write_once(
-                lambda: self.client.delete('types/%s' % type_id),
-                lookups.gone_or_leaving(self.client, 'share_type', type_id),
-                'the deletion of share type %s' % type_id)
+            super(ShareTypeAPI, self).delete(resource_id)
         except ManilaError as exc:
             if exc.status != 400 or 'in use' not in (exc.message or ''):
                 raise
-            raise self.in_use(share_type or {'id': type_id}, exc)
+            raise self.in_use(share_type or {'id': resource_id}, exc)
 
     def refuse_if_recycled_shares_hold(self, share_type):
         """Before a delete: shares of the type in the recycle bin (API 2.69+)
@@ -544,9 +535,6 @@ class ShareTypeAPI(object):
                 'those too): delete them first.' % (said, self.client.version))
         return CannotConverge(message, status=refusal.status, request_id=refusal.request_id,
                               method=refusal.method, url=refusal.url)
-
-    def get(self, type_id):
-        return lookups.get_by_id(self.client, 'share_type', type_id)
 
     def shares_of(self, type_id, limit=10, soft_deleted=False):
         """Up to ``limit`` shares of the type (every project this user may see);

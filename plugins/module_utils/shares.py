@@ -19,14 +19,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from urllib.parse import quote
-
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
     NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+    Statuses,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -35,9 +38,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
-    user_message_explainer,
     wait_for_status,
-    wait_until,
 )
 
 # Keys Manila sets for itself (scheduler affinity and the like).
@@ -319,28 +320,6 @@ def racing(namesakes):
                or s.get('status') in SHARE_LEAVING_STATES for s in namesakes)
 
 
-def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
-    """The resource of ``kind`` named ``name``, or None; AmbiguousName for several.
-
-    Several namesakes of which some are still being created or deleted
-    (``is_race(namesakes)``) are tasks racing for the name (see
-    lookups.settle_namesakes): the lookup waits (up to ``timeout``) until
-    they settle, then decides.
-    """
-    def namesakes():
-        return lookups.list_by_name(client, kind, name, extra_filters)
-    found = namesakes()
-    if len(found) > 1 and is_race(found):
-        found = wait_until(
-            client, namesakes, ready=lambda items: len(items) < 2 or not is_race(items),
-            what='The %ss named %r' % (lookups.KINDS[kind].label, name),
-            goal='the tasks creating them at the same time to settle',
-            timeout=timeout,
-            describe=lambda items: ', '.join('%s %s' % (i['id'], i.get('status'))
-                                             for i in items))
-    return lookups.single(kind, name, found)
-
-
 # -- the plan ----------------------------------------------------------------------
 
 def send_metadata_plan(api, resource, plan):
@@ -359,7 +338,7 @@ def send_metadata_plan(api, resource, plan):
     return dict(resource, metadata=metadata)
 
 
-class SharePlan(object):
+class SharePlan(Plan):
     """What to do to one share, and the diff it makes.
 
     ``action`` is one of create, update, nothing, delete, soft_delete,
@@ -370,21 +349,12 @@ class SharePlan(object):
 
     def __init__(self, action, before=None, after=None, body=None, update=None,
                  new_size=None, metadata_set=None, metadata_delete=None):
-        self.action = action
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
+        super(SharePlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.new_size = new_size
         self.metadata_set = metadata_set or {}
         self.metadata_delete = metadata_delete or []
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
-
-    def __repr__(self):
-        return 'SharePlan(%r)' % self.action
 
 
 def check_convergeable(share):
@@ -457,22 +427,17 @@ def plan_absent(share, soft_delete=False):
 
 # -- calls -------------------------------------------------------------------------
 
-class ShareAPI(object):
-    def __init__(self, client, timeout=180):
-        self.client = client
-        self.timeout = timeout
+class ShareAPI(ResourceAPI):
+    """The share calls: the shared ones (resource.ResourceAPI), and resize,
+    soft delete, restore and export locations."""
 
-    def get(self, share_id):
-        return lookups.get_by_id(self.client, 'share', share_id)
-
-    def find(self, name_or_id):
-        """The share with this ID (a UUID-shaped value, tried first) or else
-        this name (find_by_name: a race for the name is settled first)."""
-        if lookups.looks_like_uuid(name_or_id):
-            found = self.get(name_or_id)
-            if found is not None:
-                return found
-        return self.find_by_name(name_or_id)
+    kind = 'share'
+    noun = 'share'
+    label = staticmethod(share_label)
+    states = Statuses(ready=('available',), busy=SHARE_BUSY_STATES,
+                      error=SHARE_ERROR_STATES, leaving=SHARE_LEAVING_STATES)
+    racing = staticmethod(racing)
+    update_shown = staticmethod(update_fields)
 
     def recycled_namesakes(self, name):
         """Every share in the recycle bin named exactly ``name`` (one request)."""
@@ -487,14 +452,7 @@ class ShareAPI(object):
         """
         if soft_deleted:
             return lookups.single('share', name, self.recycled_namesakes(name))
-        return find_settled(self.client, 'share', name, racing, self.timeout)
-
-    def require(self, name_or_id):
-        """Like find(); NotFound naming it when there is none."""
-        found = self.find(name_or_id)
-        if found is None:
-            raise NotFound('No share with the name or ID %r was found.' % name_or_id, status=404)
-        return found
+        return self.find_named(name)
 
     def default_share_type(self):
         try:
@@ -502,35 +460,12 @@ class ShareAPI(object):
         except NotFound:
             return None
 
-    # -- create, once ------------------------------------------------------
-    def create(self, body):
-        """Create the share ``body`` describes, at most once (see write_once).
-
-        After a lost answer or a 5xx, the share is looked up by its name;
-        found, it is taken as the one this create made (with several, the
-        oldest, as settle_namesakes would choose).  Follow with
-        ``settle_namesakes`` once the share is available.
-        """
-        return lookups.create_once(
-            self.client, 'share', lambda: self.client.post('shares', {'share': body})['share'],
-            body['name'], leaving=SHARE_LEAVING_STATES)
-
-    def settle_namesakes(self, mine, wait=True):
-        """After creating ``mine``: make sure the name ends up on one share.
-
-        Tasks that create the same name at the same moment each see none and
-        each create one.  Afterwards each looks again: the oldest namesake
-        (by created_at, then ID) stays; a task whose own share is newer
-        deletes it - once it is at rest, so no storage is left behind - and
-        converges on the oldest, with a warning.  Returns ``(share, adopted)``:
-        the share that keeps the name, and whether it is another task's.
-        """
-        def remove(share):
-            self.remove_own(share)
-            if wait:
-                self.wait_gone(share)
-        return lookups.settle_namesakes(self.client, 'share', mine, remove,
-                                        leaving=SHARE_LEAVING_STATES)
+    def remove_namesake(self, resource, wait=True):
+        """A newer namesake of this task's is deleted once it is at rest, so
+        that no storage is left behind (remove_own)."""
+        self.remove_own(resource)
+        if wait:
+            self.wait_gone(resource)
 
     def remove_own(self, share):
         """Delete a share this task just made, once it is at rest (never while
@@ -547,30 +482,6 @@ class ShareAPI(object):
         except NotFound:
             pass
 
-    # -- other writes: each looks at Manila when its answer is lost ------------
-    def update(self, share_id, body):
-        return self.client.write_once(
-            lambda: self.client.put('shares/%s' % share_id, {'share': body})['share'],
-            lookups.changed_to(self.client, 'share', share_id, update_fields(body)),
-            'the update of share %s' % share_id)
-
-    def set_metadata(self, share_id, items):
-        self.client.write_once(
-            lambda: self.client.post('shares/%s/metadata' % share_id, {'metadata': items}),
-            lookups.holds_items(self.client, 'share', share_id, items),
-            'the metadata update of share %s' % share_id)
-
-    def delete_metadata_key(self, share_id, key):
-        applied = lookups.lacks_key(self.client, 'share', share_id, key)
-
-        def send():
-            try:
-                self.client.delete('shares/%s/metadata/%s' % (share_id, quote(key, safe='')))
-            except NotFound:
-                pass  # already gone: what the task wanted
-        self.client.write_once(send, applied, 'the removal of metadata key %r of share %s'
-                               % (key, share_id))
-
     def resize(self, share_id, new_size, current_size):
         action = 'extend' if new_size > current_size else 'shrink'
 
@@ -581,12 +492,6 @@ class ShareAPI(object):
         self.client.write_once(
             lambda: self.client.action('shares/%s' % share_id, action, {'new_size': new_size}),
             applied, 'the %s of share %s to %s GiB' % (action, share_id, new_size))
-
-    def delete(self, share_id):
-        self.client.write_once(
-            lambda: self.client.delete('shares/%s' % share_id),
-            lookups.gone_or_leaving(self.client, 'share', share_id, SHARE_LEAVING_STATES),
-            'the deletion of share %s' % share_id)
 
     def soft_delete(self, share_id):
         def applied():
@@ -623,25 +528,6 @@ class ShareAPI(object):
             share = dict(share, status='extending' if plan.new_size > share['size']
                          else 'shrinking')
         return share
-
-    def wait(self, share, targets=('available',)):
-        share_id = share['id']
-        return wait_for_status(
-            self.client, lambda: self.get(share_id), targets, SHARE_ERROR_STATES,
-            share_label(share), self.timeout,
-            explain=user_message_explainer(self.client, share_id))
-
-    def wait_gone(self, share):
-        return self.wait(share, targets=(GONE,))
-
-    def wait_if_busy(self, share, wait=True):
-        """A busy share (creating, extending, ...) waited for until it rests."""
-        if share.get('status') not in SHARE_BUSY_STATES:
-            return share
-        if not wait:
-            raise CannotConverge('%s is busy (%s); run again later or set wait=true.'
-                                 % (share_label(share), share.get('status')))
-        return self.wait(share)
 
 
 # -- many shares at once (the fleet form) ------------------------------------------

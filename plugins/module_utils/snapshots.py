@@ -24,8 +24,6 @@ __metaclass__ = type
 
 import datetime
 
-from urllib.parse import quote
-
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -42,7 +40,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     NOTHING as SHARE_NOTHING,
     SOFT_DELETE as SHARE_SOFT_DELETE,
     ShareAPI,
-    find_settled,
     metadata_changes,
     metadata_to_send,
     normalize_metadata,
@@ -52,6 +49,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     update_body,
     update_fields,
     user_metadata,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    Plan,
+    ResourceAPI,
+    Statuses,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -66,12 +68,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SNAPSHOT_LEAVING_STATES,
     SNAPSHOT_RESTORING,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
-    GONE,
-    user_message_explainer,
-    wait_for_status,
-    wait_until,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import wait_until
 
 # The snapshot metadata key that records a revert to the snapshot (UTC time),
 # written once the revert was seen finished.
@@ -203,7 +200,7 @@ def latest_snapshot(snapshots):
 
 # -- the plan ------------------------------------------------------------------------
 
-class SnapshotPlan(object):
+class SnapshotPlan(Plan):
     """What to do to one snapshot, and the diff it makes.
 
     ``action`` is create, update, nothing, delete or revert; ``body`` the
@@ -214,21 +211,12 @@ class SnapshotPlan(object):
 
     def __init__(self, action, before=None, after=None, body=None, update=None,
                  metadata_set=None, metadata_delete=None, record_revert=False):
-        self.action = action
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
+        super(SnapshotPlan, self).__init__(action, before, after)
         self.body = body
         self.update = update or {}
         self.metadata_set = metadata_set or {}
         self.metadata_delete = metadata_delete or []
         self.record_revert = record_revert
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
-
-    def __repr__(self):
-        return 'SnapshotPlan(%r)' % self.action
 
 
 def check_share_can_snapshot(share):
@@ -451,21 +439,30 @@ def revert_refused(exc):
     return exc
 
 
-class SnapshotAPI(object):
-    def __init__(self, client, timeout=180):
-        self.client = client
-        self.timeout = timeout
+class SnapshotAPI(ResourceAPI):
+    """The snapshot calls: the shared ones (resource.ResourceAPI), and the
+    revert (with its record on the snapshot), export locations and the
+    deletion of a share's snapshots."""
 
-    def get(self, snapshot_id):
-        return lookups.get_by_id(self.client, 'snapshot', snapshot_id)
+    kind = 'snapshot'
+    noun = 'snapshot'
+    label = staticmethod(snapshot_label)
+    states = Statuses(ready=(SNAPSHOT_AVAILABLE,), busy=SNAPSHOT_BUSY_STATES,
+                      error=SNAPSHOT_ERROR_STATES, leaving=SNAPSHOT_LEAVING_STATES)
+    metadata_feature = 'snapshot_metadata'
+    racing = staticmethod(racing_snapshots)
+    update_shown = staticmethod(update_fields)
+
+    def namesake_filters(self, resource):
+        """A snapshot's name is settled among the snapshots of its share."""
+        return {'share_id': resource['share_id']}
 
     def find_by_name(self, name, share_id=None):
         """The snapshot named ``name`` (of the share), or None; AmbiguousName for
         several, unless some are being taken or deleted: tasks racing for the
         name, waited for until they settle (see settle_namesakes)."""
         extra = {'share_id': share_id} if share_id else None
-        return find_settled(self.client, 'snapshot', name, racing_snapshots, self.timeout,
-                            extra)
+        return self.find_named(name, extra)
 
     def list_for_share(self, share_id):
         """Every snapshot of a share, in every project the user may see."""
@@ -479,61 +476,20 @@ class SnapshotAPI(object):
         ``settle_namesakes``."""
         if body.get('metadata'):
             self.client.require('snapshot_metadata', 'Snapshot metadata')
-        return lookups.create_once(
-            self.client, 'snapshot',
-            lambda: self.client.post('snapshots', {'snapshot': body})['snapshot'],
-            body['name'], {'share_id': body['share_id']}, SNAPSHOT_LEAVING_STATES)
+        return super(SnapshotAPI, self).create(body)
 
-    def settle_namesakes(self, mine, wait=True):
-        """After taking ``mine``: one snapshot per name on its share when tasks
-        race (lookups.settle_namesakes).  A newer snapshot of this task's is
-        deleted once it is at rest (Manila deletes none while it is being
-        created).  Returns ``(snapshot, adopted)``."""
-        def remove(snapshot):
-            settled = self.wait_if_busy(snapshot)
-            if settled is None:
-                return
-            try:
-                self.delete(settled['id'])
-            except NotFound:
-                return
-            if wait:
-                self.wait_gone(settled)
-        return lookups.settle_namesakes(self.client, 'snapshot', mine, remove,
-                                        {'share_id': mine['share_id']},
-                                        SNAPSHOT_LEAVING_STATES)
-
-    def update(self, snapshot_id, body):
-        return self.client.write_once(
-            lambda: self.client.put('snapshots/%s' % snapshot_id,
-                                    {'snapshot': body})['snapshot'],
-            lookups.changed_to(self.client, 'snapshot', snapshot_id, update_fields(body)),
-            'the update of snapshot %s' % snapshot_id)
-
-    def set_metadata(self, snapshot_id, items):
-        self.client.write_once(
-            lambda: self.client.request('POST', 'snapshots/%s/metadata' % snapshot_id,
-                                        body={'metadata': items}, feature='snapshot_metadata'),
-            lookups.holds_items(self.client, 'snapshot', snapshot_id, items),
-            'the metadata update of snapshot %s' % snapshot_id)
-
-    def delete_metadata_key(self, snapshot_id, key):
-        def send():
-            try:
-                self.client.request('DELETE', 'snapshots/%s/metadata/%s' % (
-                    snapshot_id, quote(key, safe='')), feature='snapshot_metadata')
-            except NotFound:
-                pass    # already gone: what the task wanted
-        self.client.write_once(
-            send, lookups.lacks_key(self.client, 'snapshot', snapshot_id, key),
-            'the removal of metadata key %r of snapshot %s' % (key, snapshot_id))
-
-    def delete(self, snapshot_id):
-        self.client.write_once(
-            lambda: self.client.delete('snapshots/%s' % snapshot_id),
-            lookups.gone_or_leaving(self.client, 'snapshot', snapshot_id,
-                                    SNAPSHOT_LEAVING_STATES),
-            'the deletion of snapshot %s' % snapshot_id)
+    def remove_namesake(self, resource, wait=True):
+        """A newer snapshot of this task's is deleted once it is at rest
+        (Manila deletes none while it is being created)."""
+        settled = self.wait_if_busy(resource)
+        if settled is None:
+            return
+        try:
+            self.delete(settled['id'])
+        except NotFound:
+            return
+        if wait:
+            self.wait_gone(settled)
 
     @reword(Conflict, revert_refused)
     def revert(self, share_id, snapshot_id):
@@ -639,31 +595,16 @@ class SnapshotAPI(object):
                 'has repaired it, state=reverted reverts it again).')
 
     # -- waits ---------------------------------------------------------------
-    def wait(self, snapshot, targets=(SNAPSHOT_AVAILABLE,)):
-        snapshot_id = snapshot['id']
-        return wait_for_status(
-            self.client, lambda: self.get(snapshot_id), targets, SNAPSHOT_ERROR_STATES,
-            snapshot_label(snapshot), self.timeout,
-            explain=user_message_explainer(self.client, snapshot_id))
-
-    def wait_gone(self, snapshot):
-        return self.wait(snapshot, targets=(GONE,))
-
-    def wait_if_busy(self, snapshot, wait=True):
+    def wait_out(self, resource):
         """A busy snapshot (creating, deleting, ...) waited for until it rests
         (or is gone: None)."""
-        if snapshot.get('status') not in SNAPSHOT_BUSY_STATES:
-            return snapshot
-        if not wait:
-            raise CannotConverge('%s is busy (%s); run again later or set wait=true.'
-                                 % (snapshot_label(snapshot), snapshot.get('status')))
-        snapshot_id = snapshot['id']
+        snapshot_id = resource['id']
         return wait_until(
             self.client, lambda: self.get(snapshot_id),
             lambda s: s is None or s.get('status') not in SNAPSHOT_BUSY_STATES,
-            snapshot_label(snapshot), 'it to finish %s' % snapshot.get('status'),
+            snapshot_label(resource), 'it to finish %s' % resource.get('status'),
             self.timeout, describe=lambda s: s.get('status'),
-            explain=user_message_explainer(self.client, snapshot_id))
+            explain=self.explainer(resource))
 
     def delete_all(self, snapshots):
         """Delete a share's snapshots (as planned) and wait until every one is gone."""

@@ -1,0 +1,300 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The calls every kind of Manila resource makes the same way: one base class
+(and the shape of a plan, ``Plan``).
+
+``ResourceAPI`` gets, finds, creates once (and settles a race for the
+name), updates, sets and deletes metadata, deletes and waits, for any kind.
+A kind's API class (ShareAPI, SnapshotAPI, ShareNetworkAPI,
+SecurityServiceAPI, ShareTypeAPI) sets its row:
+
+- ``kind``: its key in ``lookups.KINDS`` (how it is listed and read: its
+  path ``item``, the key of its JSON body ``item_key``, its ``label``);
+- ``noun``: how write messages name it ("the deletion of share network X");
+- ``label(resource)``: how waits and errors name one ("Share data (ID)");
+- ``states``: its status table (``Statuses``: ready, busy, error, leaving);
+- ``metadata_feature``: the feature its metadata calls need (None: none).
+
+and adds only what is its own (resize, revert, subnets, rule lists), or
+overrides a hook: ``namesake_filters`` (where a name must be unique),
+``racing`` (namesakes still being made or removed), ``wait_out`` (how a busy
+resource is waited for), ``update_shown`` (what a
+PUT shows once applied), ``update_observer``, ``explainer`` (what explains a
+failed wait), ``remove_namesake`` (how a task
+removes the namesake it made and does not keep).
+
+Every write goes through ``client.write_once`` (``lookups.create_once``): a
+lost answer or a 5xx is followed by a look at Manila, never by a blind second
+request.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from urllib.parse import quote
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
+    GONE,
+    user_message_explainer,
+    wait_for_status,
+    wait_until,
+)
+
+
+class Statuses(object):
+    """A kind's status table: the states a wait reaches (``ready``), those of
+    work under way (``busy``), failures (``error``) and those on the way out
+    (``leaving``: a namesake there no longer holds its name)."""
+
+    def __init__(self, ready=(), busy=(), error=(), leaving=()):
+        self.ready = tuple(ready)
+        self.busy = busy
+        self.error = error
+        self.leaving = leaving
+
+
+# The default ``explain`` of a wait: the resource's own (ResourceAPI.explainer).
+OWN = object()
+
+# Kinds without a status (security services, share types).
+NO_STATUS = Statuses()
+
+
+# The action of a plan that changes nothing.
+NOTHING = 'nothing'
+
+
+class Plan(object):
+    """What to do to one resource, the shape every kind's plan has: ``action``
+    (create, update, delete, ... or NOTHING), the ``before`` and ``after``
+    views of the diff, and ``changed``.  A kind's plan adds its own fields
+    (the create body, the PUT body, the metadata changes, ...)."""
+
+    def __init__(self, action, before=None, after=None):
+        self.action = action
+        self.before = before if before is not None else {}
+        self.after = after if after is not None else {}
+
+    @property
+    def changed(self):
+        return self.action != NOTHING
+
+    def __repr__(self):
+        return '%s(%r)' % (type(self).__name__, self.action)
+
+
+def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
+    """The resource of ``kind`` named ``name``, or None; AmbiguousName for several.
+
+    Several namesakes of which some are still being created or deleted
+    (``is_race(namesakes)``) are tasks racing for the name (see
+    lookups.settle_namesakes): the lookup waits (up to ``timeout``) until
+    they settle, then decides.
+    """
+    def namesakes():
+        return lookups.list_by_name(client, kind, name, extra_filters)
+    found = namesakes()
+    if len(found) > 1 and is_race(found):
+        found = wait_until(
+            client, namesakes, ready=lambda items: len(items) < 2 or not is_race(items),
+            what='The %ss named %r' % (lookups.KINDS[kind].label, name),
+            goal='the tasks creating them at the same time to settle',
+            timeout=timeout,
+            describe=lambda items: ', '.join('%s %s' % (i['id'], i.get('status'))
+                                             for i in items))
+    return lookups.single(kind, name, found)
+
+
+class ResourceAPI(object):
+    """The shared calls of one kind of resource (see the module docstring)."""
+
+    kind = None
+    noun = None
+    states = NO_STATUS
+    metadata_feature = None
+    # Added to the message of a busy resource that the task may not wait for.
+    busy_hint = ''
+
+    def __init__(self, client, timeout=180):
+        self.client = client
+        self.timeout = timeout
+
+    # -- the row ---------------------------------------------------------------
+    @property
+    def spec(self):
+        return lookups.KINDS[self.kind]
+
+    def path(self, resource_id=None):
+        """The collection's path (``shares``), or one resource's (``shares/ID``)."""
+        item = self.spec.item
+        return item[:-len('/%s')] if resource_id is None else item % resource_id
+
+    @staticmethod
+    def label(resource):
+        return 'Resource %s (%s)' % (resource.get('name'), resource.get('id') or 'new')
+
+    # -- hooks -----------------------------------------------------------------
+    def namesake_filters(self, resource):
+        """The listing filters within which a name must be unique (None: all)."""
+        return None
+
+    @staticmethod
+    def racing(namesakes):
+        """True when some of several namesakes are still being made or removed."""
+        return False
+
+    @staticmethod
+    def update_shown(body):
+        """What the resource shows once the PUT ``body`` took effect."""
+        return body
+
+    def explainer(self, resource):
+        """An ``explain`` for the waits on ``resource``: Manila's user messages about it."""
+        return user_message_explainer(self.client, resource['id'])
+
+    def update_observer(self, resource_id, body):
+        return lookups.changed_to(self.client, self.kind, resource_id, self.update_shown(body))
+
+    def remove_namesake(self, resource, wait=True):
+        """Remove a namesake this task made and does not keep (settle_namesakes;
+        ``wait``: the task's).  A resource just made is used by nothing: it is
+        deleted at once."""
+        try:
+            self.delete(resource['id'])
+        except NotFound:
+            pass
+
+    # -- reads -----------------------------------------------------------------
+    def get(self, resource_id):
+        """The resource with this ID, or None when Manila says it does not exist."""
+        return lookups.get_by_id(self.client, self.kind, resource_id)
+
+    def find(self, name_or_id):
+        """The resource with this ID (a UUID-shaped value, tried first) or else
+        this name (find_by_name)."""
+        if lookups.looks_like_uuid(name_or_id):
+            found = self.get(name_or_id)
+            if found is not None:
+                return found
+        return self.find_by_name(name_or_id)
+
+    def find_by_name(self, name):
+        """The resource named ``name``, or None; AmbiguousName for several,
+        unless some are still being made or removed (``racing``): tasks racing
+        for the name, waited for (up to the timeout) until they settle."""
+        return self.find_named(name)
+
+    def find_named(self, name, extra_filters=None):
+        """find_by_name among the resources ``extra_filters`` list."""
+        return find_settled(self.client, self.kind, name, self.racing, self.timeout,
+                            extra_filters)
+
+    def require(self, name_or_id):
+        """Like find(); NotFound naming it when there is none."""
+        found = self.find(name_or_id)
+        if found is None:
+            raise NotFound('No %s with the name or ID %r was found.'
+                           % (self.spec.label, name_or_id), status=404)
+        return found
+
+    # -- create, once ----------------------------------------------------------
+    def create(self, body):
+        """Create the resource ``body`` describes, at most once (see write_once).
+
+        After a lost answer or a 5xx it is looked up by its name; found, it is
+        taken as the one this create made (with several, the oldest, as
+        settle_namesakes would choose).  Follow with ``settle_namesakes``.
+        """
+        key = self.spec.item_key
+        return self.create_once(lambda: self.client.post(self.path(), {key: body})[key], body)
+
+    def create_once(self, send, body):
+        """``send()`` (a create of ``body``) through lookups.create_once."""
+        return lookups.create_once(self.client, self.kind, send, body['name'],
+                                   self.namesake_filters(body), self.states.leaving)
+
+    def settle_namesakes(self, mine, wait=True):
+        """After creating ``mine``: make sure its name ends up on one resource
+        (lookups.settle_namesakes): a newer one of this task's is removed
+        (``remove_namesake``).  Returns ``(resource, adopted)``."""
+        return lookups.settle_namesakes(
+            self.client, self.kind, mine, lambda own: self.remove_namesake(own, wait),
+            self.namesake_filters(mine), self.states.leaving)
+
+    # -- other writes: each looks at Manila when its answer is lost ------------
+    def update(self, resource_id, body, feature=None):
+        key = self.spec.item_key
+        return self.client.write_once(
+            lambda: self.client.put(self.path(resource_id), {key: body}, feature=feature)[key],
+            self.update_observer(resource_id, body),
+            'the update of %s %s' % (self.noun, resource_id))
+
+    def set_metadata(self, resource_id, items):
+        self.client.write_once(
+            lambda: self.client.post('%s/metadata' % self.path(resource_id),
+                                     {'metadata': items}, feature=self.metadata_feature),
+            lookups.holds_items(self.client, self.kind, resource_id, items),
+            'the metadata update of %s %s' % (self.noun, resource_id))
+
+    def delete_metadata_key(self, resource_id, key):
+        def send():
+            try:
+                self.client.delete('%s/metadata/%s' % (self.path(resource_id),
+                                                       quote(key, safe='')),
+                                   feature=self.metadata_feature)
+            except NotFound:
+                pass    # already gone: what the task wanted
+        self.client.write_once(
+            send, lookups.lacks_key(self.client, self.kind, resource_id, key),
+            'the removal of metadata key %r of %s %s' % (key, self.noun, resource_id))
+
+    def delete(self, resource_id):
+        self.client.write_once(
+            lambda: self.client.delete(self.path(resource_id)),
+            lookups.gone_or_leaving(self.client, self.kind, resource_id, self.states.leaving),
+            'the deletion of %s %s' % (self.noun, resource_id))
+
+    # -- waits -----------------------------------------------------------------
+    def wait(self, resource, targets=None, explain=OWN):
+        """Wait until the resource is in one of ``targets`` (its ready states);
+        an error state fails the wait, with Manila's user messages about it
+        (``explainer``; ``explain``: other words for a failure, None: none)."""
+        resource_id = resource['id']
+        if explain is OWN:
+            explain = self.explainer(resource)
+        return wait_for_status(
+            self.client, lambda: self.get(resource_id),
+            self.states.ready if targets is None else targets, self.states.error,
+            self.label(resource), self.timeout, explain=explain)
+
+    def wait_gone(self, resource):
+        return self.wait(resource, targets=(GONE,))
+
+    def wait_if_busy(self, resource, wait=True):
+        """A busy resource waited for until it rests (``wait_out``)."""
+        if not self.must_wait(resource, wait):
+            return resource
+        return self.wait_out(resource)
+
+    def must_wait(self, resource, wait):
+        """True when the resource is busy; CannotConverge when it is busy and
+        the task may not wait (``wait`` false)."""
+        if resource.get('status') not in self.states.busy:
+            return False
+        if not wait:
+            raise CannotConverge('%s is busy (%s); run again later or set wait=true.%s'
+                                 % (self.label(resource), resource.get('status'),
+                                    self.busy_hint))
+        return True
+
+    def wait_out(self, resource):
+        """Wait until a busy resource rests (wait_if_busy)."""
+        return self.wait(resource)
