@@ -27,6 +27,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import CannotConverge
 
 FEATURE = 'resource_locks'
@@ -233,7 +234,7 @@ class LockAPI(object):
         def send():
             return self.client.put(path, dict(resource_lock=dict(lock_reason=reason)),
                                    feature=FEATURE)['resource_lock']
-        return self.client.write_once(send, lookups.changed_to(
+        return self.client.write_once(send, writes.changed_to(
             self.client, 'resource_lock', lock['id'], dict(lock_reason=reason)),
             'the reason of lock %s' % lock['id'])
 
@@ -241,7 +242,7 @@ class LockAPI(object):
         def send():
             self.client.delete('resource-locks/%s' % lock['id'], feature=FEATURE)
             return True
-        return self.client.write_once(send, lookups.gone_or_leaving(
+        return self.client.write_once(send, writes.gone_or_leaving(
             self.client, 'resource_lock', lock['id']), 'the removal of lock %s' % lock['id'])
 
     def apply(self, share_id, plan):

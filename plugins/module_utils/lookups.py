@@ -13,25 +13,24 @@
   private types included (``is_public=all``).
 - Two resources with one name are an error listing their IDs, for every kind.
 - Listings page with limit/offset until Manila has nothing more (or, where
-  it counts, until the count is reached), each item once; pools are matched
-  exactly, not as the regular expressions Manila takes.
+  it counts, until the count is reached), each item once.
+
+The neighbours: writes.py (writes that take effect once and the name races
+of creates), manila_messages.py (user messages and points in time),
+scheduler_pools.py (pool names and listings).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import datetime
 import re
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     Forbidden,
     InvalidInput,
-    ManilaError,
     NotFound,
-    reword,
-    same_details,
 )
 
 UUID_RE = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
@@ -55,9 +54,6 @@ COUNTED_LISTINGS = {
 # (seen on Manila 23.0: ``all_tenants=1&project_id=P&with_count=true`` lists the
 # shares of every project): such a listing pages until an empty page instead.
 UNCOUNTED_FILTERS = ('project_id',)
-
-# Manila's pool names: host@backend#pool (no spaces, one of each separator).
-POOL_NAME_RE = re.compile(r'^([^@#\s]+)@([^@#\s]+)#([^@#\s]+)$')
 
 
 class Kind(object):
@@ -207,124 +203,6 @@ def resolve_id(client, kind, name_or_id, known_ids=(), option=None):
     return require(client, kind, name_or_id, option=option)['id']
 
 
-# -- writes that take effect once: what ``observe`` looks for ---------------------
-# ``client.write_once(send, observe, what)`` asks ``observe()`` after a lost
-# answer or a 5xx.  These build the observers every API class uses: a create is
-# seen by its name, a change by reading the resource, a deletion by its absence.
-
-def oldest(resources):
-    """The resource that keeps a name several tasks created at once: the oldest
-    (created_at, then ID, so that every task picks the same one)."""
-    return min(resources, key=lambda r: (r.get('created_at') or '', r['id']))
-
-
-def present_namesakes(client, kind, name, extra_filters=None, leaving=()):
-    """Every resource of ``kind`` named ``name``, without those on their way out
-    (a status in ``leaving``)."""
-    return [r for r in list_by_name(client, kind, name, extra_filters)
-            if r.get('status') not in leaving]
-
-
-def made_by_name(client, kind, name, extra_filters=None, leaving=()):
-    """An observer for a create: the resource named ``name`` (with several, the
-    oldest, as settle_namesakes chooses), or None."""
-    def observe():
-        found = present_namesakes(client, kind, name, extra_filters, leaving)
-        return oldest(found) if found else None
-    return observe
-
-
-def create_once(client, kind, send, name, extra_filters=None, leaving=()):
-    """Send a create through write_once, seeing it by its name."""
-    return client.write_once(send, made_by_name(client, kind, name, extra_filters, leaving),
-                             'the create of %s %r' % (KINDS[kind].label, name))
-
-
-def shows(resource, expected):
-    """True when ``resource`` has every field of ``expected`` with its value
-    (a field the resource does not show counts as not seen)."""
-    return resource is not None and all(
-        key in resource and shown_as_sent(resource[key], value) for key, value in expected.items())
-
-
-def shown_as_sent(shown, wanted):
-    """Whether a field Manila shows has the value a write sent (an empty text
-    and none are the same; a boolean compares as one)."""
-    if wanted in ('', None):
-        return shown in ('', None)
-    if isinstance(wanted, bool):
-        return shown is wanted or str(shown).lower() == str(wanted).lower()
-    return shown == wanted
-
-
-def changed_to(client, kind, resource_id, expected):
-    """An observer for a change: the resource (read by ID) when it shows
-    ``expected`` (field: value), else None."""
-    def observe():
-        found = get_by_id(client, kind, resource_id)
-        return found if shows(found, expected) else None
-    return observe
-
-
-def holds_items(client, kind, resource_id, items, field='metadata'):
-    """An observer for a metadata (or extra spec) update: True when the
-    resource's ``field`` holds every item, else None."""
-    def observe():
-        found = get_by_id(client, kind, resource_id) or {}
-        held = found.get(field) or {}
-        return True if all(held.get(k) == v for k, v in items.items()) else None
-    return observe
-
-
-def lacks_key(client, kind, resource_id, key, field='metadata'):
-    """An observer for the removal of one metadata (or extra spec) key."""
-    def observe():
-        found = get_by_id(client, kind, resource_id) or {}
-        return True if key not in (found.get(field) or {}) else None
-    return observe
-
-
-def gone_or_leaving(client, kind, resource_id, leaving=()):
-    """An observer for a deletion: True when the resource is gone or on its
-    way out (a status in ``leaving``), else None."""
-    def observe():
-        found = get_by_id(client, kind, resource_id)
-        return True if found is None or found.get('status') in leaving else None
-    return observe
-
-
-def settle_namesakes(client, kind, mine, remove, extra_filters=None, leaving=()):
-    """After creating ``mine``: make sure its name ends up on one resource.
-
-    Tasks that create the same name at the same moment each find none and
-    each create one.  Afterwards each looks again: the oldest namesake (by
-    created_at, then ID) stays; a task whose own resource is newer removes it
-    (``remove(mine)``: the API class knows when that is safe) and converges
-    on the oldest, with a warning.  Returns ``(resource, adopted)``: the one
-    that keeps the name, and whether it is another task's.
-    """
-    label = KINDS[kind].label
-    name = mine.get('name')
-    present = present_namesakes(client, kind, name, extra_filters, leaving)
-    if not any(r['id'] == mine['id'] for r in present):
-        present.append(mine)
-    keeper = oldest(present)
-    others = sorted(r['id'] for r in present if r['id'] != keeper['id'])
-    if keeper['id'] == mine['id']:
-        if others:
-            client.warn(
-                'Other tasks created %ss named %r at the same time (%s); this task keeps '
-                '%s, the oldest, and the tasks that made the others remove them.'
-                % (label, name, ', '.join(others), mine['id']))
-        return mine, False
-    client.warn(
-        'Another task created %s %r (%s) at the same time as this one; the %s this '
-        'task created (%s) was deleted, and the task converged on %s instead.'
-        % (label, name, keeper['id'], label, mine['id'], keeper['id']))
-    remove(mine)
-    return keeper, True
-
-
 def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
     """Every item of a listing, once, paging with limit/offset (a generator).
 
@@ -372,140 +250,3 @@ def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
 def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
     """Every item of a listing, each once (see pages())."""
     return list(pages(client, path, list_key, query, page_size))
-
-
-def list_messages(client, filters=None, limit=None, keep=None, past=None):
-    """Manila's user messages (2.37+), newest first, paged (see pages()).
-
-    ``filters`` are Manila's own (resource_id, resource_type, action_id,
-    message_level, request_id, created_since/created_before at 2.52+).
-    ``keep(message)`` filters on this side; ``past(message)`` says the
-    listing (newest first) has gone past what is wanted, ending it early.
-    At most ``limit`` messages (None: all); without ``keep`` and ``past``
-    the page asked for is ``limit`` long, so that a full first page is the
-    only request.
-    """
-    query = dict(filters or {})
-    query.update(sort_key='created_at', sort_dir='desc')
-    page_size = PAGE_SIZE
-    if keep is None and past is None and limit is not None:
-        page_size = min(limit, PAGE_SIZE)
-    found = []
-    if limit is not None and limit < 1:
-        return found
-    for message in pages(client, 'messages', 'messages', query, page_size):
-        if past is not None and past(message):
-            return found
-        if keep is None or keep(message):
-            found.append(message)
-            if limit is not None and len(found) >= limit:
-                return found
-    return found
-
-
-def newest_messages(client, filters, limit):
-    """Up to ``limit`` of Manila's newest user messages in one request (a
-    page as long as the cloud's osapi_max_limit allows: enough to explain)."""
-    query = dict(filters, sort_key='created_at', sort_dir='desc', limit=limit)
-    return client.get('messages', query=query).get('messages', [])
-
-
-# How far back a relative time reaches: "90s", "30m", "1h", "2d", "1w".
-RELATIVE_TIME_RE = re.compile(r'^\s*(\d+)\s*([smhdw])\s*$')
-TIME_UNITS = {'s': 'seconds', 'm': 'minutes', 'h': 'hours', 'd': 'days', 'w': 'weeks'}
-
-
-def parse_time(value, option, now):
-    """A task's point in time as an aware UTC datetime.
-
-    ``value`` is a relative age ("1h": one hour before ``now``) or an ISO 8601
-    timestamp (without a zone it is UTC).  InvalidInput names ``option``.
-    """
-    text = str(value).strip()
-    match = RELATIVE_TIME_RE.match(text)
-    if match:
-        amount, unit = int(match.group(1)), match.group(2)
-        return now - datetime.timedelta(**{TIME_UNITS[unit]: amount})
-    try:
-        moment = datetime.datetime.fromisoformat(text.replace('Z', '+00:00'))
-    except ValueError:
-        raise InvalidInput(
-            '%s must be an ISO 8601 time such as 2026-01-31T08:00:00Z, or an age '
-            'such as 30m, 1h, 2d or 1w (s, m, h, d, w), got %r.' % (option, value))
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.timezone.utc)
-    return moment.astimezone(datetime.timezone.utc)
-
-
-def manila_time(moment):
-    """An aware datetime as Manila's filters take it (UTC, RFC 3339)."""
-    return moment.astimezone(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
-
-
-def created_at(resource):
-    """A resource's ``created_at`` (naive UTC in Manila's answers), aware UTC."""
-    moment = datetime.datetime.fromisoformat(str(resource['created_at']).replace('Z', '+00:00'))
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.timezone.utc)
-    return moment
-
-
-def user_messages(client, resource_id, limit=3):
-    """Manila's newest user messages for a resource, as one sentence (2.37+).
-
-    These explain why an asynchronous operation failed ("No storage could be
-    allocated for this share request..."). Empty when the cloud is too old.
-    ``resource_id`` may be a list of IDs: the messages of each (one request each).
-    """
-    if not client.supports('user_messages'):
-        return ''
-    texts = []
-    ids = [resource_id] if isinstance(resource_id, str) else list(resource_id)
-    for one_id in ids:
-        for message in newest_messages(client, {'resource_id': one_id}, limit):
-            text = message.get('user_message')
-            if text and text not in texts:
-                texts.append(text)
-    if not texts:
-        return ''
-    return 'Manila says: %s' % ' | '.join(texts)
-
-
-# -- pools ----------------------------------------------------------------------
-
-def parse_pool_name(name, option='host'):
-    """(host, backend, pool) of ``host@backend#pool``; InvalidInput otherwise."""
-    match = POOL_NAME_RE.match(name or '')
-    if not match:
-        raise InvalidInput(
-            '%s must be a full pool name "host@backend#pool" (as '
-            'openkeel.manila.share_pool_info lists them), got %r.' % (option, name))
-    return match.groups()
-
-
-def exact(value):
-    """A Manila pool filter (a regular expression matched at the start) for one value."""
-    return '%s$' % re.escape(value)
-
-
-@reword(Forbidden, lambda exc: same_details(
-    exc, ManilaError, 'Listing the scheduler\'s pools is admin-only by default '
-    '(Manila said: %s)' % exc.message))
-def list_pools(client, host=None, backend=None, pool=None, share_type=None,
-               detail=True):
-    """The scheduler's pools; the filters are Manila's regular expressions."""
-    query = {'host': host, 'backend': backend, 'pool': pool, 'share_type': share_type}
-    path = 'scheduler-stats/pools/detail' if detail else 'scheduler-stats/pools'
-    return client.get(path, query=query).get('pools', [])
-
-
-def require_pool(client, name):
-    """The pool named exactly ``name``; an error listing the pools when there is none."""
-    host, backend, pool = parse_pool_name(name)
-    for candidate in list_pools(client, host=exact(host), backend=exact(backend),
-                                pool=exact(pool), detail=False):
-        if candidate.get('name') == name:
-            return candidate
-    known = sorted(p.get('name') for p in list_pools(client, detail=False))
-    raise InvalidInput('host: no pool named %s is known to the scheduler. Pools: %s.' % (
-        name, ', '.join(known) or 'none'))

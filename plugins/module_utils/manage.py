@@ -22,6 +22,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
@@ -106,7 +108,7 @@ def check_share_manage_input(params):
     for key in ('export_path', 'host', 'protocol'):
         if not (manage.get(key) or '').strip():
             raise InvalidInput('manage.%s must not be empty.' % key)
-    lookups.parse_pool_name(manage['host'], option='manage.host')
+    scheduler_pools.parse_pool_name(manage['host'], option='manage.host')
     try:
         check_share_input(manage['protocol'])
     except InvalidInput as exc:
@@ -170,7 +172,7 @@ def require_pool(client, host):
     """The pool ``manage.host`` names (the listing is admin-only: a member is
     refused here, before any write)."""
     try:
-        return lookups.require_pool(client, host)
+        return scheduler_pools.require_pool(client, host)
     except InvalidInput as exc:
         raise InvalidInput('manage.%s' % exc.message)
     except ManilaError as exc:
@@ -273,7 +275,7 @@ def share_manage_flow(task):
         return task.finish(True, {}, after, share=after,
                            msg='Share %r would be managed from %s on %s.' % (
                                p['name'], body['export_path'], body['service_host']))
-    share = lookups.create_once(
+    share = writes.create_once(
         client, 'share', lambda: client.post('shares/manage', {'share': body})['share'],
         p['name'], leaving=SHARE_LEAVING_STATES)
     if p['wait']:
@@ -318,7 +320,7 @@ def share_unmanage_flow(task, share, guard=None):
         return task.finish(True, task_view(share), {}, share=released, msg=done)
     client.write_once(
         lambda: client.action('shares/%s' % share['id'], 'unmanage', None),
-        lookups.gone_or_leaving(client, 'share', share['id'], UNMANAGING),
+        writes.gone_or_leaving(client, 'share', share['id'], UNMANAGING),
         'the unmanage of share %s' % share['id'])
     if task.params['wait']:
         task.shares.wait(share, targets=(GONE,))
@@ -376,7 +378,7 @@ def snapshot_manage_flow(task):
         return task.finish(True, {}, after, snapshot=after,
                            msg='Snapshot %r of %s would be managed from %s.' % (
                                p['name'], share_label(share), body['provider_location']))
-    snapshot = lookups.create_once(
+    snapshot = writes.create_once(
         client, 'snapshot', lambda: client.post('snapshots/manage', {'snapshot': body},
                                                 feature='manage_snapshot')['snapshot'],
         p['name'], {'share_id': share['id']})
@@ -424,7 +426,7 @@ def snapshot_unmanage_flow(task, snapshot):
         return task.finish(True, before, {}, snapshot=snapshot, msg=done)
     client.write_once(
         lambda: client.action('snapshots/%s' % snapshot['id'], 'unmanage', None),
-        lookups.gone_or_leaving(client, 'snapshot', snapshot['id'], UNMANAGING),
+        writes.gone_or_leaving(client, 'snapshot', snapshot['id'], UNMANAGING),
         'the unmanage of snapshot %s' % snapshot['id'])
     if p['wait']:
         task.snapshots.wait_gone(snapshot)

@@ -18,6 +18,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Forbidden,
@@ -118,7 +119,7 @@ def validate_request(state, host, flags):
     if state in (COMPLETED, PHASE1_DONE) and not host:
         raise InvalidInput('host (the target pool) is required with state=%s.' % state)
     if host:
-        lookups.parse_pool_name(host)
+        scheduler_pools.parse_pool_name(host)
     return flags
 
 
@@ -536,7 +537,7 @@ class Migration(object):
                 share=self.share, migration=summarize(self.share, None, self.source,
                                                       self.destination)))
         if START in self.plan.steps:
-            lookups.require_pool(self.client, self.host)
+            scheduler_pools.require_pool(self.client, self.host)
         return self.plan
 
     def move_needed(self, share):

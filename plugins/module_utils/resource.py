@@ -25,7 +25,7 @@ PUT shows once applied), ``update_observer``, ``explainer`` (what explains a
 failed wait), ``remove_namesake`` (how a task
 removes the namesake it made and does not keep).
 
-Every write goes through ``client.write_once`` (``lookups.create_once``): a
+Every write goes through ``client.write_once`` (``writes.create_once``): a
 lost answer or a 5xx is followed by a look at Manila, never by a blind second
 request.
 """
@@ -37,6 +37,7 @@ __metaclass__ = type
 from urllib.parse import quote
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     NotFound,
@@ -96,7 +97,7 @@ def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
 
     Several namesakes of which some are still being created or deleted
     (``is_race(namesakes)``) are tasks racing for the name (see
-    lookups.settle_namesakes): the lookup waits (up to ``timeout``) until
+    writes.settle_namesakes): the lookup waits (up to ``timeout``) until
     they settle, then decides.
     """
     def namesakes():
@@ -161,7 +162,7 @@ class ResourceAPI(object):
         return user_message_explainer(self.client, resource['id'])
 
     def update_observer(self, resource_id, body):
-        return lookups.changed_to(self.client, self.kind, resource_id, self.update_shown(body))
+        return writes.changed_to(self.client, self.kind, resource_id, self.update_shown(body))
 
     def remove_namesake(self, resource, wait=True):
         """Remove a namesake this task made and does not keep (settle_namesakes;
@@ -217,15 +218,15 @@ class ResourceAPI(object):
         return self.create_once(lambda: self.client.post(self.path(), {key: body})[key], body)
 
     def create_once(self, send, body):
-        """``send()`` (a create of ``body``) through lookups.create_once."""
-        return lookups.create_once(self.client, self.kind, send, body['name'],
+        """``send()`` (a create of ``body``) through writes.create_once."""
+        return writes.create_once(self.client, self.kind, send, body['name'],
                                    self.namesake_filters(body), self.states.leaving)
 
     def settle_namesakes(self, mine, wait=True):
         """After creating ``mine``: make sure its name ends up on one resource
-        (lookups.settle_namesakes): a newer one of this task's is removed
+        (writes.settle_namesakes): a newer one of this task's is removed
         (``remove_namesake``).  Returns ``(resource, adopted)``."""
-        return lookups.settle_namesakes(
+        return writes.settle_namesakes(
             self.client, self.kind, mine, lambda own: self.remove_namesake(own, wait),
             self.namesake_filters(mine), self.states.leaving)
 
@@ -241,7 +242,7 @@ class ResourceAPI(object):
         self.client.write_once(
             lambda: self.client.post('%s/metadata' % self.path(resource_id),
                                      {'metadata': items}, feature=self.metadata_feature),
-            lookups.holds_items(self.client, self.kind, resource_id, items),
+            writes.holds_items(self.client, self.kind, resource_id, items),
             'the metadata update of %s %s' % (self.noun, resource_id))
 
     def delete_metadata_key(self, resource_id, key):
@@ -253,13 +254,13 @@ class ResourceAPI(object):
             except NotFound:
                 pass    # already gone: what the task wanted
         self.client.write_once(
-            send, lookups.lacks_key(self.client, self.kind, resource_id, key),
+            send, writes.lacks_key(self.client, self.kind, resource_id, key),
             'the removal of metadata key %r of %s %s' % (key, self.noun, resource_id))
 
     def delete(self, resource_id):
         self.client.write_once(
             lambda: self.client.delete(self.path(resource_id)),
-            lookups.gone_or_leaving(self.client, self.kind, resource_id, self.states.leaving),
+            writes.gone_or_leaving(self.client, self.kind, resource_id, self.states.leaving),
             'the deletion of %s %s' % (self.noun, resource_id))
 
     # -- waits -----------------------------------------------------------------

@@ -38,6 +38,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     AnswerLost,
@@ -621,7 +622,7 @@ class ShareNetworkAPI(ResourceAPI):
 
         def applied():
             network = self.get(resource_id)
-            if not lookups.shows(network, expected):
+            if not writes.shows(network, expected):
                 return None
             if any(f in body for f in NEUTRON_FIELDS):
                 default = [s for s in existing_subnets(network) if s['availability_zone'] is None]

@@ -31,6 +31,7 @@ import re
 
 from urllib.parse import quote
 
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils import identity, lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -438,7 +439,7 @@ class ShareTypeAPI(ResourceAPI):
             try:
                 return self.client.post('types', {'share_type': body})['share_type']
             except Conflict as exc:
-                found = lookups.made_by_name(self.client, 'share_type', name)()
+                found = writes.made_by_name(self.client, 'share_type', name)()
                 if found is None or 'exists' not in (exc.message or ''):
                     raise
                 adopted.append(found['id'])
@@ -471,7 +472,7 @@ class ShareTypeAPI(ResourceAPI):
             except NotFound:
                 pass    # already gone: what the task wanted
         self.client.write_once(
-            send, lookups.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
+            send, writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
             'the removal of extra spec %r of share type %s' % (key, type_id))
 
     @reword(Forbidden, _admin_only)

@@ -20,6 +20,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -310,7 +311,7 @@ def share_label(share):
 
 
 # The share that keeps a name several tasks created at once (one rule for every kind).
-oldest = lookups.oldest
+oldest = writes.oldest
 
 
 def racing(namesakes):

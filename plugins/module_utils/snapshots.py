@@ -25,6 +25,7 @@ __metaclass__ = type
 import datetime
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -544,7 +545,7 @@ class SnapshotAPI(ResourceAPI):
         (a UTC time as this module writes it) on; [] below API 2.37."""
         if not self.client.supports('user_messages'):
             return []
-        messages = lookups.newest_messages(
+        messages = manila_messages.newest_messages(
             self.client, {'resource_id': share_id, 'action_id': REVERT_ACTION_ID}, 3)
         return [m for m in messages if str(m.get('created_at') or '')[:19] >= since[:19]]
 

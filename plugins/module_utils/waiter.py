@@ -25,7 +25,7 @@ __metaclass__ = type
 
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait as futures_wait
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     WaitFailed,
@@ -133,7 +133,7 @@ def user_message_explainer(client, *resource_ids):
     resources (Manila files some failures under another resource than the
     one waited for: a share network's under its security services)."""
     def explain(_resource):
-        return lookups.user_messages(client, resource_ids)
+        return manila_messages.user_messages(client, resource_ids)
     return explain
 
 

@@ -92,6 +92,7 @@ replication:
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -175,7 +176,7 @@ class ShareCapabilitiesInfoModule(ManilaModule):
             types = self.client.get('types', query={'is_public': 'all'}).get('share_types', [])
         types = sorted((type_view(t) for t in types), key=lambda t: t['name'] or '')
         try:
-            pools = [pool_view(pool) for pool in lookups.list_pools(self.client)]
+            pools = [pool_view(pool) for pool in scheduler_pools.list_pools(self.client)]
             visible = True
         except ManilaError as exc:
             if exc.status != 403:

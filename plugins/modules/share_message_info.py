@@ -145,6 +145,7 @@ import datetime
 import re
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 
@@ -153,11 +154,11 @@ ACTION_ID_RE = re.compile(r'^\d{3}$')
 
 def time_window(since, before, now):
     """(since, before) as aware UTC datetimes (None where not given); checked."""
-    start = lookups.parse_time(since, 'since', now) if since else None
-    end = lookups.parse_time(before, 'before', now) if before else None
+    start = manila_messages.parse_time(since, 'since', now) if since else None
+    end = manila_messages.parse_time(before, 'before', now) if before else None
     if start is not None and end is not None and start > end:
         raise InvalidInput('since (%s) is after before (%s): no message can match.' % (
-            lookups.manila_time(start), lookups.manila_time(end)))
+            manila_messages.manila_time(start), manila_messages.manila_time(end)))
     return start, end
 
 
@@ -190,9 +191,9 @@ class ShareMessageInfoModule(ManilaModule):
         if start is not None or end is not None:
             if self.client.supports('message_time_filters'):
                 if start is not None:
-                    filters['created_since'] = lookups.manila_time(start)
+                    filters['created_since'] = manila_messages.manila_time(start)
                 if end is not None:
-                    filters['created_before'] = lookups.manila_time(end)
+                    filters['created_before'] = manila_messages.manila_time(end)
             else:
                 # Older clouds ignore both filters: read newest first, stop
                 # once past "since".
@@ -200,8 +201,8 @@ class ShareMessageInfoModule(ManilaModule):
                     return self.in_window(message, start, end)
 
                 def past(message):
-                    return start is not None and lookups.created_at(message) < start
-        messages = lookups.list_messages(self.client, filters, limit=p['limit'],
+                    return start is not None and manila_messages.created_at(message) < start
+        messages = manila_messages.list_messages(self.client, filters, limit=p['limit'],
                                          keep=keep, past=past)
         self.finish(messages=messages)
 
@@ -232,7 +233,7 @@ class ShareMessageInfoModule(ManilaModule):
 
     @staticmethod
     def in_window(message, start, end):
-        moment = lookups.created_at(message)
+        moment = manila_messages.created_at(message)
         return (start is None or moment >= start) and (end is None or moment <= end)
 
     def matches(self, message, start, end):

@@ -101,7 +101,7 @@ api_version:
   type: str
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 
 
@@ -122,11 +122,11 @@ class SharePoolInfoModule(ManilaModule):
         p = self.params
         filters = dict(host=p['host'], backend=p['backend'], pool=p['pool'])
         if p['name']:
-            host, backend, pool = lookups.parse_pool_name(p['name'], option='name')
+            host, backend, pool = scheduler_pools.parse_pool_name(p['name'], option='name')
             filters = dict(host=host, backend=backend, pool=pool)
         if not p['regex']:
-            filters = dict((k, lookups.exact(v) if v else None) for k, v in filters.items())
-        pools = lookups.list_pools(self.client, share_type=p['share_type'],
+            filters = dict((k, scheduler_pools.exact(v) if v else None) for k, v in filters.items())
+        pools = scheduler_pools.list_pools(self.client, share_type=p['share_type'],
                                    detail=p['detail'], **filters)
         if p['name']:
             pools = [pool for pool in pools if pool.get('name') == p['name']]

@@ -12,6 +12,9 @@ import datetime
 import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
+from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
+from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     InvalidInput,
@@ -267,9 +270,9 @@ def test_list_messages_one_request_when_it_can():
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': [1]})),
         expect('GET', MSG + '&limit=1000&offset=1', ok({'messages': []})),
     ])
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=3) == [1, 2, 3]
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=1000) == [1]
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=0) == []
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=3) == [1, 2, 3]
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=1000) == [1]
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=0) == []
 
 
 def test_list_messages_with_a_limit_above_the_cap_pages():
@@ -279,7 +282,7 @@ def test_list_messages_with_a_limit_above_the_cap_pages():
         expect('GET', MSG + '&limit=5&offset=2', ok({'messages': ids('c', 'd')})),
         expect('GET', MSG + '&limit=5&offset=4', ok({'messages': ids('e', 'f')})),
     ])
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=5) == ids('a', 'b', 'c', 'd', 'e')
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=5) == ids('a', 'b', 'c', 'd', 'e')
     assert len(session.calls) == 4
 
 
@@ -288,7 +291,7 @@ def test_user_messages_is_one_request():
         expect('GET', MSG + '&limit=3', ok({'messages': [{'user_message': 'x'}, {'user_message': 'x'},
                                                          {'user_message': 'y'}]})),
     ])
-    assert lookups.user_messages(client, 'r') == 'Manila says: x | y'
+    assert manila_messages.user_messages(client, 'r') == 'Manila says: x | y'
     assert len(session.calls) == 2
 
 
@@ -299,23 +302,23 @@ def test_list_messages_pages_keep_past_and_limit():
         expect('GET', MSG + '&limit=1000&offset=1000', ok({'messages': [{'i': 1000}, {'i': 1001}]})),
         expect('GET', MSG + '&limit=1000&offset=1002', ok({'messages': []})),
     ])
-    got = lookups.list_messages(client, {'resource_id': 'r'}, keep=lambda m: m['i'] % 500 == 0)
+    got = manila_messages.list_messages(client, {'resource_id': 'r'}, keep=lambda m: m['i'] % 500 == 0)
     assert got == [{'i': 0}, {'i': 500}, {'i': 1000}]
     client, _session = make_client([
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
     ])
-    assert lookups.list_messages(client, {'resource_id': 'r'}, past=lambda m: m['i'] == 2) == [
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, past=lambda m: m['i'] == 2) == [
         {'i': 0}, {'i': 1}]
     client, _session = make_client([
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
     ])
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=2, keep=lambda m: True) == [
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=2, keep=lambda m: True) == [
         {'i': 0}, {'i': 1}]
     client, _session = make_client([
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
         expect('GET', MSG + '&limit=1000&offset=1000', ok({'messages': page})),
     ])
-    assert len(lookups.list_messages(client, {'resource_id': 'r'}, limit=1500)) == 1500
+    assert len(manila_messages.list_messages(client, {'resource_id': 'r'}, limit=1500)) == 1500
 
 
 def test_list_messages_all_pages_without_limit():
@@ -326,7 +329,7 @@ def test_list_messages_all_pages_without_limit():
         expect('GET', '/v2/messages?sort_key=created_at&sort_dir=desc&limit=1000&offset=1000',
                ok({'messages': []})),
     ])
-    assert len(lookups.list_messages(client)) == 1000
+    assert len(manila_messages.list_messages(client)) == 1000
 
 
 @pytest.mark.parametrize('value,expected', [
@@ -341,23 +344,23 @@ def test_list_messages_all_pages_without_limit():
 ])
 def test_parse_time(value, expected):
     now = datetime.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    got = lookups.parse_time(value, 'since', now)
+    got = manila_messages.parse_time(value, 'since', now)
     assert got == expected and got.utcoffset() == datetime.timedelta(0)
 
 
 @pytest.mark.parametrize('value', ['1y', 'yesterday', '', '-1h', '1.5h'])
 def test_parse_time_refuses(value):
     with pytest.raises(InvalidInput) as err:
-        lookups.parse_time(value, 'since', datetime.datetime(2026, 1, 1, tzinfo=UTC))
+        manila_messages.parse_time(value, 'since', datetime.datetime(2026, 1, 1, tzinfo=UTC))
     assert str(err.value).startswith('since must be an ISO 8601 time')
 
 
 def test_manila_time_and_created_at():
     moment = datetime.datetime(2026, 1, 1, 10, 0, 5, tzinfo=datetime.timezone(datetime.timedelta(hours=2)))
-    assert lookups.manila_time(moment) == '2026-01-01T08:00:05Z'
-    assert lookups.created_at({'created_at': '2026-01-01T08:00:05.123456'}) == datetime.datetime(
+    assert manila_messages.manila_time(moment) == '2026-01-01T08:00:05Z'
+    assert manila_messages.created_at({'created_at': '2026-01-01T08:00:05.123456'}) == datetime.datetime(
         2026, 1, 1, 8, 0, 5, 123456, tzinfo=UTC)
-    assert lookups.created_at({'created_at': '2026-01-01T08:00:05Z'}).tzinfo is not None
+    assert manila_messages.created_at({'created_at': '2026-01-01T08:00:05Z'}).tzinfo is not None
 
 
 def test_user_messages_words_and_old_clouds():
@@ -367,10 +370,10 @@ def test_user_messages_words_and_old_clouds():
             {'user_message': 'b'}]})),
         expect('GET', MSG + '&limit=2', ok({'messages': [{'user_message': ''}]})),
     ])
-    assert lookups.user_messages(client, 'r') == 'Manila says: a | b'
-    assert lookups.user_messages(client, 'r', limit=2) == ''
+    assert manila_messages.user_messages(client, 'r') == 'Manila says: a | b'
+    assert manila_messages.user_messages(client, 'r', limit=2) == ''
     client, session = make_client([], max_version='2.36')
-    assert lookups.user_messages(client, 'r') == '' and len(session.calls) == 1
+    assert manila_messages.user_messages(client, 'r') == '' and len(session.calls) == 1
 
 
 @pytest.mark.parametrize('name,ok_', [
@@ -379,10 +382,10 @@ def test_user_messages_words_and_old_clouds():
 ])
 def test_pool_names(name, ok_):
     if ok_:
-        assert lookups.parse_pool_name(name) == ('h', 'b', 'p')
+        assert scheduler_pools.parse_pool_name(name) == ('h', 'b', 'p')
     else:
         with pytest.raises(InvalidInput) as err:
-            lookups.parse_pool_name(name, option='target')
+            scheduler_pools.parse_pool_name(name, option='target')
         assert str(err.value).startswith('target must be a full pool name')
 
 
@@ -393,10 +396,10 @@ def test_list_pools_paths_and_filters():
         expect('GET', '/v2/scheduler-stats/pools/detail', ScriptedResponse(403, {
             'forbidden': {'code': 403, 'message': 'policy'}})),
     ])
-    assert lookups.list_pools(client, host='h', share_type='t') == [1]
-    assert lookups.list_pools(client, detail=False) == []
+    assert scheduler_pools.list_pools(client, host='h', share_type='t') == [1]
+    assert scheduler_pools.list_pools(client, detail=False) == []
     with pytest.raises(ManilaError) as err:
-        lookups.list_pools(client)
+        scheduler_pools.list_pools(client)
     assert err.value.status == 403 and 'admin-only by default' in str(err.value)
 
 
@@ -409,17 +412,17 @@ def test_require_pool_exact_match_and_the_known_pools():
         expect('GET', query, ok({'pools': []})),
         expect('GET', '/v2/scheduler-stats/pools', ok({'pools': []})),
     ])
-    assert lookups.require_pool(client, 'h@b#p') == {'name': 'h@b#p'}
+    assert scheduler_pools.require_pool(client, 'h@b#p') == {'name': 'h@b#p'}
     with pytest.raises(InvalidInput) as err:
-        lookups.require_pool(client, 'h@b#p')
+        scheduler_pools.require_pool(client, 'h@b#p')
     assert str(err.value) == 'host: no pool named h@b#p is known to the scheduler. Pools: h@b#px, z@b#p.'
     with pytest.raises(InvalidInput) as err:
-        lookups.require_pool(client, 'h@b#p')
+        scheduler_pools.require_pool(client, 'h@b#p')
     assert str(err.value).endswith('Pools: none.')
 
 
 def test_exact():
-    assert lookups.exact('a.b') == 'a\\.b$'
+    assert scheduler_pools.exact('a.b') == 'a\\.b$'
 
 
 def test_list_messages_pages_on_past_the_second_page_and_answers_without_messages():
@@ -430,8 +433,8 @@ def test_list_messages_pages_on_past_the_second_page_and_answers_without_message
         expect('GET', MSG + '&limit=1000&offset=2000', ok({})),
         expect('GET', MSG + '&limit=5&offset=0', ok({})),
     ])
-    assert len(lookups.list_messages(client, {'resource_id': 'r'}, keep=lambda m: True)) == 2000
-    assert lookups.list_messages(client, {'resource_id': 'r'}, limit=5) == []
+    assert len(manila_messages.list_messages(client, {'resource_id': 'r'}, keep=lambda m: True)) == 2000
+    assert manila_messages.list_messages(client, {'resource_id': 'r'}, limit=5) == []
 
 
 def test_list_messages_limit_of_exactly_one_page_is_one_request_and_a_full_limit_stops():
@@ -439,7 +442,7 @@ def test_list_messages_limit_of_exactly_one_page_is_one_request_and_a_full_limit
     client, _session = make_client([
         expect('GET', MSG + '&limit=1000&offset=0', ok({'messages': page})),
     ])
-    assert len(lookups.list_messages(client, {'resource_id': 'r'}, limit=1000, keep=lambda m: True)) == 1000
+    assert len(manila_messages.list_messages(client, {'resource_id': 'r'}, limit=1000, keep=lambda m: True)) == 1000
 
 
 def test_manila_time_is_utc_whatever_the_local_zone(monkeypatch):
@@ -448,7 +451,7 @@ def test_manila_time_is_utc_whatever_the_local_zone(monkeypatch):
     time.tzset()
     try:
         moment = datetime.datetime(2026, 1, 1, 8, 0, 5, tzinfo=UTC)
-        assert lookups.manila_time(moment) == '2026-01-01T08:00:05Z'
+        assert manila_messages.manila_time(moment) == '2026-01-01T08:00:05Z'
     finally:
         monkeypatch.delenv('TZ')
         time.tzset()
@@ -481,9 +484,9 @@ def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
     time.tzset()
     try:
         now = datetime.datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-        got = lookups.parse_time('2026-01-01T08:00:00', 'since', now)
+        got = manila_messages.parse_time('2026-01-01T08:00:00', 'since', now)
         assert got == datetime.datetime(2026, 1, 1, 8, 0, tzinfo=UTC) and got.utcoffset() == datetime.timedelta(0)
-        got = lookups.parse_time('2026-01-01T10:00:00+02:00', 'since', now)
+        got = manila_messages.parse_time('2026-01-01T10:00:00+02:00', 'since', now)
         assert got.utcoffset() == datetime.timedelta(0) and got.hour == 8
     finally:
         monkeypatch.delenv('TZ')
@@ -499,6 +502,6 @@ def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
     ('a', 'a', True), ('A', 'a', False),
 ])
 def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
-    assert lookups.shown_as_sent(shown, wanted) is same
-    assert lookups.shows({'field': shown}, {'field': wanted}) is same
-    assert lookups.shows({}, {'field': wanted}) is False
+    assert writes.shown_as_sent(shown, wanted) is same
+    assert writes.shows({'field': shown}, {'field': wanted}) is same
+    assert writes.shows({}, {'field': wanted}) is False

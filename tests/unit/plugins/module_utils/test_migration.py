@@ -47,7 +47,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitFailed,
     WaitTimeout,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.lookups import (
+from ansible_collections.openkeel.manila.plugins.module_utils.scheduler_pools import (
     exact,
     parse_pool_name,
     require_pool,

@@ -11,6 +11,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils import (
     lookups,
     shares as shares_module,
@@ -234,7 +235,7 @@ def test_failed_wait_carries_manila_user_messages():
 
 def test_user_messages_skipped_on_old_clouds():
     client, session = make_client([], max_version='2.30')
-    assert lookups.user_messages(client, 'abc') == ''
+    assert manila_messages.user_messages(client, 'abc') == ''
     assert len(session.calls) == 1
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups, snapshots as sn
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -330,14 +331,14 @@ NOW = datetime.datetime(2026, 12, 1, 12, 0, 0, tzinfo=datetime.timezone.utc)
 
 
 def test_times_relative_and_absolute():
-    assert lookups.parse_time('1h', 'since', NOW) == NOW - datetime.timedelta(hours=1)
-    assert lookups.parse_time(' 2d ', 'since', NOW) == NOW - datetime.timedelta(days=2)
-    assert lookups.parse_time('2026-12-01T08:00:00Z', 'since', NOW).hour == 8
-    assert lookups.parse_time('2026-12-01T10:00:00+02:00', 'since', NOW).hour == 8
-    assert lookups.parse_time('2026-12-01 08:00', 'since', NOW).hour == 8      # no zone: UTC
-    assert lookups.manila_time(NOW) == '2026-12-01T12:00:00Z'
+    assert manila_messages.parse_time('1h', 'since', NOW) == NOW - datetime.timedelta(hours=1)
+    assert manila_messages.parse_time(' 2d ', 'since', NOW) == NOW - datetime.timedelta(days=2)
+    assert manila_messages.parse_time('2026-12-01T08:00:00Z', 'since', NOW).hour == 8
+    assert manila_messages.parse_time('2026-12-01T10:00:00+02:00', 'since', NOW).hour == 8
+    assert manila_messages.parse_time('2026-12-01 08:00', 'since', NOW).hour == 8      # no zone: UTC
+    assert manila_messages.manila_time(NOW) == '2026-12-01T12:00:00Z'
     with pytest.raises(InvalidInput) as err:
-        lookups.parse_time('yesterday', 'before', NOW)
+        manila_messages.parse_time('yesterday', 'before', NOW)
     assert str(err.value).startswith('before must be an ISO 8601 time')
 
 
@@ -354,10 +355,10 @@ def test_messages_filtered_here_page_newest_first_and_stop_once_past():
     ], max_version='2.45')
     start = NOW - datetime.timedelta(hours=2)
     end = NOW - datetime.timedelta(hours=1)
-    found = lookups.list_messages(
+    found = manila_messages.list_messages(
         client, {'resource_id': 'r'},
-        keep=lambda m: start <= lookups.created_at(m) <= end,
-        past=lambda m: lookups.created_at(m) < start)
+        keep=lambda m: start <= manila_messages.created_at(m) <= end,
+        past=lambda m: manila_messages.created_at(m) < start)
     assert [m['id'] for m in found] == ['2', '3']
 
 

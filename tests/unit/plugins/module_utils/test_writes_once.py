@@ -5,7 +5,7 @@
 A source check, beside the scripted-HTTP tests of each write: a method that
 sends POST, PUT or DELETE (``client.post/put/delete``, an action, or
 ``client.request`` with a write method) must hand it to ``write_once`` (or
-``lookups.create_once``).  A new API class that forgets it fails here."""
+``writes.create_once``).  A new API class that forgets it fails here."""
 
 from __future__ import absolute_import, division, print_function
 
