@@ -245,6 +245,9 @@ class ManilaClient(object):
         # from several threads, hence the lock.
         self.sent = 0
         self._sent_lock = threading.Lock()
+        # How many answers of a rate limit (429, rate-limit 413) came back:
+        # waiter.run_steps sends fewer requests at once after each new one.
+        self.rate_limited = 0
         # The writes Manila accepted in this task ("POST shares/ID/action
         # (extend)"), in order: a task that fails afterwards reports them.
         self.accepted = []
@@ -456,6 +459,9 @@ class ManilaClient(object):
                 delay *= 2
                 continue
             limited = is_rate_limited(response)
+            if limited:
+                with self._sent_lock:
+                    self.rate_limited += 1
             if last or not (limited or (
                     safe and response.status_code in RETRIABLE_READ_STATUSES)):
                 return response

@@ -158,7 +158,7 @@ def test_a_rate_limited_write_is_sent_again_after_retry_after(status):
     assert client.warnings == [
         "POST /v2/shares met the rate limit of Manila (HTTP %s): it never reached Manila's "
         'API, so it was sent again after 1 seconds (as Retry-After asked).' % status]
-    assert client.accepted == ['POST shares']
+    assert client.accepted == ['POST shares'] and client.rate_limited == 1
 
 
 def test_a_rate_limited_write_without_retry_after_backs_off_like_a_read():
