@@ -13,7 +13,9 @@ write in check mode, the clock and sleep that every wait uses, and the
 warnings a task collects on its way.  Modules never build URLs or headers
 themselves; connection.py builds the client.
 
-Writes are never retried blindly.  A write that was sent and got no answer
+Writes are never retried blindly.  The one answer after which a write is
+sent again as it is: a rate limit's (429, or Manila's rate-limit 413), which
+says the request never reached Manila's API.  A write that was sent and got no answer
 raises AnswerLost; ``write_once`` is how the API classes recover from that
 (and from a 5xx): they say how to see whether the write took effect, and it
 looks before anything is sent again (after a 5xx it sends the write once
@@ -27,8 +29,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import datetime
-import email.utils
 import re
 import threading
 import time
@@ -45,7 +45,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     error_from_keystoneauth,
     error_from_response,
     is_connection_error,
+    is_rate_limited,
     path_of,
+    retry_after,
+    same_details,
+    seconds_text,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     APIVersion,
@@ -68,6 +72,9 @@ EXPERIMENTAL_HEADER = 'X-OpenStack-Manila-API-Experimental'
 RETRIABLE_STATUSES = (500, 502, 503, 504)
 # Reads are also retried on 429; on 429 and 503 they wait as long as
 # Retry-After says (up to MAX_RETRY_AFTER seconds; longer is a failure).
+# A rate limit's answer (429, or the rate-limit 413: errors.is_rate_limited)
+# means the request never reached Manila's API: reads and writes alike are
+# sent again after its Retry-After, with the same budget.
 RETRIABLE_READ_STATUSES = (429,) + RETRIABLE_STATUSES
 RETRY_AFTER_STATUSES = (429, 503)
 MAX_RETRY_AFTER = 60
@@ -82,29 +89,6 @@ KEYSTONE_ATTEMPTS = 5
 # these pauses before the second and third look) whether it took effect: a
 # write still on its way inside Manila has time to land.
 LOST_ANSWER_PAUSES = (0, 1.0, 2.0)
-
-
-def retry_after(response, now=None):
-    """Seconds a ``Retry-After`` header asks for (a number or an HTTP date), or None."""
-    headers = getattr(response, 'headers', None) or {}
-    value = headers.get('Retry-After') or headers.get('retry-after')
-    if value is None:
-        return None
-    value = str(value).strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    now = now or datetime.datetime.now(datetime.timezone.utc)
-    return max(0.0, (when - now).total_seconds())
 
 
 def was_not_sent(exc):
@@ -261,6 +245,9 @@ class ManilaClient(object):
         # from several threads, hence the lock.
         self.sent = 0
         self._sent_lock = threading.Lock()
+        # How many answers of a rate limit (429, rate-limit 413) came back:
+        # waiter.run_steps sends fewer requests at once after each new one.
+        self.rate_limited = 0
         # The writes Manila accepted in this task ("POST shares/ID/action
         # (extend)"), in order: a task that fails afterwards reports them.
         self.accepted = []
@@ -357,7 +344,7 @@ class ManilaClient(object):
             kwargs['json'] = body
         response = self._send(method, url, **kwargs)
         if response.status_code not in ok:
-            raise error_from_response(response, method, url)
+            raise self._refusal(response, method, url)
         if method not in SAFE_METHODS and not read_only:
             self.record_write(method, path, body)
         if response.status_code == 204 or not getattr(response, 'content', b'x'):
@@ -366,6 +353,21 @@ class ManilaClient(object):
             return response.json()
         except ValueError:
             return {}
+
+    def _refusal(self, response, method, url):
+        """The error for an error answer; a rate limit's says what it did."""
+        error = error_from_response(response, method, url)
+        if not is_rate_limited(response):
+            return error
+        if error.retry_after is not None and error.retry_after > MAX_RETRY_AFTER:
+            how = ('asked to wait %s seconds before it is sent again, longer than a task '
+                   'waits (%d seconds)' % (seconds_text(error.retry_after), MAX_RETRY_AFTER))
+        else:
+            how = 'refused it %d times in a row' % (1 + self.read_retries)
+        return same_details(error, type(error), (
+            "Manila's rate limit %s: %s. The request never reached Manila's API, so "
+            'nothing was changed by it; run the task again later, or with a lower '
+            'concurrency.' % (how, error.message.rstrip('.'))))
 
     def record_write(self, method, path, body=None):
         """Remember a write Manila accepted."""
@@ -422,9 +424,12 @@ class ManilaClient(object):
 
         Reads (and writes that provably never left: the connection could
         not be opened) are retried on connection errors; reads also on 5xx
-        and 429, waiting as long as Retry-After asks on 429 and 503.  A
-        write that was sent without an answer raises AnswerLost; a write's
-        error answer is returned as it is (``write_once`` decides).
+        and 429, waiting as long as Retry-After asks on 429 and 503.  Writes
+        too are sent again after a rate limit's answer (429, or the
+        rate-limit 413), which never reached Manila's API: after Retry-After,
+        with a warning.  A write that was sent without an answer raises
+        AnswerLost; any other error answer to a write is returned as it is
+        (``write_once`` decides).
         """
         if authenticated:
             self.authenticate()
@@ -453,15 +458,26 @@ class ManilaClient(object):
                 self.sleep(delay)
                 delay *= 2
                 continue
-            if not safe or response.status_code not in RETRIABLE_READ_STATUSES or last:
+            limited = is_rate_limited(response)
+            if limited:
+                with self._sent_lock:
+                    self.rate_limited += 1
+            if last or not (limited or (
+                    safe and response.status_code in RETRIABLE_READ_STATUSES)):
                 return response
             pause = delay
-            if response.status_code in RETRY_AFTER_STATUSES:
+            asked = None
+            if limited or response.status_code in RETRY_AFTER_STATUSES:
                 asked = retry_after(response)
                 if asked is not None and asked > MAX_RETRY_AFTER:
                     return response  # too long to wait inside a task: fail with it
                 if asked is not None:
                     pause = max(asked, 0.1)
+            if limited and not safe:
+                self.warn('%s %s met the rate limit of Manila (HTTP %s): it never reached '
+                          "Manila's API, so it was sent again after %s seconds%s." % (
+                              method, path_of(url), response.status_code, seconds_text(pause),
+                              ' (as Retry-After asked)' if asked is not None else ''))
             self.sleep(pause)
             delay *= 2
         return None  # not reached

@@ -14,6 +14,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
+import email.utils
 import functools
 
 from urllib.parse import urlsplit
@@ -24,6 +26,11 @@ except ImportError:  # reported by the module base (missing_required_lib)
     ksa_exc = None
 
 REQUEST_ID_HEADERS = ('x-openstack-request-id', 'x-compute-request-id')
+
+# Manila's rate-limit filter answers 413 with an ``overLimitFault`` body and a
+# Retry-After of a second or more; the over-quota 413 of the API itself has an
+# ``overLimit`` body (and Retry-After: 0) and must never be sent again.
+RATE_LIMIT_FAULT = 'overLimitFault'
 
 
 class ManilaError(Exception):
@@ -36,7 +43,7 @@ class ManilaError(Exception):
     """
 
     def __init__(self, message, status=None, request_id=None, method=None,
-                 url=None, result=None):
+                 url=None, result=None, retry_after=None):
         super(ManilaError, self).__init__(message)
         self.message = message
         self.status = status
@@ -44,14 +51,20 @@ class ManilaError(Exception):
         self.method = method
         self.url = url
         self.result = result or {}
+        # Seconds the answer's Retry-After asked for (429, 503 and the
+        # rate-limit 413 only), or None.
+        self.retry_after = retry_after
 
     def __str__(self):
         parts = [self.message]
+        wait = ''
+        if self.retry_after is not None:
+            wait = ', Retry-After %s s' % seconds_text(self.retry_after)
         if self.status is not None and self.method:
-            parts.append('(HTTP %s on %s %s)' % (self.status, self.method,
-                                                 path_of(self.url)))
+            parts.append('(HTTP %s on %s %s%s)' % (self.status, self.method,
+                                                   path_of(self.url), wait))
         elif self.status is not None:
-            parts.append('(HTTP %s)' % self.status)
+            parts.append('(HTTP %s%s)' % (self.status, wait))
         if self.request_id:
             parts.append('[request id %s]' % self.request_id)
         return ' '.join(parts)
@@ -135,6 +148,56 @@ def path_of(url):
     return parts.path + ('?' + parts.query if parts.query else '')
 
 
+def seconds_text(value):
+    """``1`` for 1.0, ``2.5`` for 2.5: seconds for messages."""
+    return ('%.1f' % value).rstrip('0').rstrip('.')
+
+
+def retry_after(response, now=None):
+    """Seconds a ``Retry-After`` header asks for (a number or an HTTP date), or None."""
+    headers = getattr(response, 'headers', None) or {}
+    value = headers.get('Retry-After') or headers.get('retry-after')
+    if value is None:
+        return None
+    value = str(value).strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    return max(0.0, (when - now).total_seconds())
+
+
+def is_rate_limited(response):
+    """True for an answer of a rate limit: the request never reached Manila's API.
+
+    That is a 429, or Manila's rate-limit 413 (body ``overLimitFault``, with a
+    Retry-After of at least a second).  The over-quota 413 (body
+    ``overLimit``) is not: Manila's API refused the request itself.
+    """
+    status = getattr(response, 'status_code', None)
+    if status == 429:
+        return True
+    if status != 413:
+        return False
+    try:
+        body = response.json()
+    except ValueError:
+        return False
+    if not isinstance(body, dict) or RATE_LIMIT_FAULT not in body:
+        return False
+    wait = retry_after(response)
+    return wait is not None and wait >= 1
+
+
 def error_from_response(response, method, url):
     """A ManilaError (of the class the status calls for) from an error answer."""
     message = None
@@ -160,9 +223,12 @@ def error_from_response(response, method, url):
         request_id = headers.get(name) or headers.get(name.title())
         if request_id:
             break
+    wait = None
+    if response.status_code == 503 or is_rate_limited(response):
+        wait = retry_after(response)
     cls = _STATUS_CLASSES.get(response.status_code, ManilaError)
     return cls(message, status=response.status_code, request_id=request_id,
-               method=method, url=url)
+               method=method, url=url, retry_after=wait)
 
 
 def is_connection_error(exc):
@@ -218,4 +284,4 @@ def reword(error_class, build):
 def same_details(exc, cls, message):
     """A new ``cls`` error with ``message`` and the details of ``exc``."""
     return cls(message, status=exc.status, request_id=exc.request_id,
-               method=exc.method, url=exc.url)
+               method=exc.method, url=exc.url, retry_after=exc.retry_after)

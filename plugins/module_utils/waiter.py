@@ -23,6 +23,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait as futures_wait
 
 from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
@@ -211,6 +212,10 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
     ``item.fail(exc)``); any other exception is a bug and ends the run.
 
+    A rate limit's answer (the client counts them in ``rate_limited``)
+    halves the number of jobs that run at once, down to one, for the rest of
+    the run, with a warning: items wait their turn in order.
+
     A poll whose ``fetch`` raises a ManilaError (the client has already
     retried the read) is tried again at the next poll; an item whose deadline
     passes meanwhile, and after POLL_FAILURES failed polls in a row every
@@ -224,6 +229,26 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     waiting = {}
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     poll = {'delays': None, 'at': None, 'failures': 0}
+    # Jobs at once: ``workers``, halved after each new rate limit's answer;
+    # the items whose job waits for a free place, in order.
+    pace = {'limit': workers, 'seen': getattr(client, 'rate_limited', 0)}
+    queued = collections.deque()
+
+    def slow_down():
+        seen = getattr(client, 'rate_limited', 0)
+        if seen == pace['seen']:
+            return
+        pace['seen'] = seen
+        if pace['limit'] > 1:
+            pace['limit'] = max(1, pace['limit'] // 2)
+            client.warn("Manila's rate limit refused requests of this task, so it sent at most "
+                        '%d at once from then on (concurrency %d).' % (pace['limit'], workers))
+
+    def submit(item, step):
+        if len(running) >= pace['limit']:
+            queued.append(item)
+            return
+        running[pool.submit(call, step.run, item)] = item
 
     def call(func, *args):
         try:
@@ -251,7 +276,7 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 call(step.run, item)
                 position[id(item)] += 1
                 continue
-            running[pool.submit(call, step.run, item)] = item
+            submit(item, step)
             return
 
     def poll_once():
@@ -287,7 +312,11 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
         for item in items:
             position[id(item)] = 0
             start(item)
-        while running or waiting:
+        while running or waiting or queued:
+            slow_down()
+            while queued and len(running) < pace['limit']:
+                item = queued.popleft()
+                submit(item, steps[position[id(item)]])
             if waiting and client.clock() >= poll['at']:
                 poll_once()
                 continue

@@ -12,7 +12,9 @@ Faults are rules matched against each request (upstream, method, path); a
 rule lets the first ``after`` matching requests pass, fires ``times`` times
 (None: always), then stands aside:
 
-- ``status``:  answer ``status`` (with ``headers``) without forwarding;
+- ``status``:  answer ``status`` (with ``headers``) without forwarding; the
+               body is ``{fault_key: {code, message}}`` (``fault_key``
+               ``overLimitFault``: the answer of Manila's rate limit);
 - ``status_after``: forward, let Manila act, then answer ``status`` instead;
 - ``reset``:   read the request, then reset the connection (nothing forwarded);
 - ``lose``:    forward, let Manila act, then reset the connection: the
@@ -65,7 +67,8 @@ class Fault(object):
     ACTIONS = ('status', 'status_after', 'reset', 'lose', 'slow', 'hold')
 
     def __init__(self, action, upstream='manila', method=None, path=None, times=1,
-                 status=503, headers=None, delay=0.0, count=2, body_key=None, after=0):
+                 status=503, headers=None, delay=0.0, count=2, body_key=None, after=0,
+                 fault_key='fault'):
         if action not in self.ACTIONS:
             raise ValueError('unknown fault action %r' % action)
         self.action = action
@@ -75,6 +78,7 @@ class Fault(object):
         self.times = times
         self.status = status
         self.headers = headers or {}
+        self.fault_key = fault_key
         self.delay = delay
         self.count = count
         # Only requests whose JSON body has this first key (an action name).
@@ -173,7 +177,8 @@ class _Handler(BaseHTTPRequestHandler):
         if fault is not None and fault.action == 'status':
             entry['status'] = fault.status
             self._answer(fault.status, fault.headers, json.dumps(
-                {'fault': {'code': fault.status, 'message': 'injected by the fault proxy'}}
+                {fault.fault_key: {'code': fault.status,
+                                   'message': 'injected by the fault proxy'}}
             ).encode('utf-8'))
             return
         if fault is not None and fault.action == 'reset':

@@ -63,6 +63,14 @@ CREATE_CASES = [
     case('create connection reset before Manila saw it',
          lambda: [Fault('reset', method='POST', path=SHARES)],
          expect=NOT_APPLIED, forwarded=0),
+    case('create answered 429 with Retry-After: 1',
+         lambda: [Fault('status', method='POST', path=SHARES, status=429,
+                        headers={'Retry-After': '1'})],
+         warning='met the rate limit of Manila (HTTP 429)'),
+    case('create answered the rate-limit 413 with Retry-After: 1 (member)',
+         lambda: [Fault('status', method='POST', path=SHARES, status=413,
+                        headers={'Retry-After': '1'}, fault_key='overLimitFault')],
+         warning='met the rate limit of Manila (HTTP 413)', args={'cloud': 'member'}),
     case('create refused with 503 twice',
          lambda: [Fault('status', method='POST', path=SHARES, status=503, times=2)],
          expect=NOT_APPLIED, forwarded=0),
@@ -471,6 +479,10 @@ FLEET_CASES = [
     case('the fleet: a Keystone 503 mid-run, on the renewal of a short-lived token',
          lambda: [Fault('status', upstream='keystone', method='POST', path=TOKENS, after=1)],
          args={'token_lifetime': 122}),
+    case('the fleet: a create answered 429 with Retry-After: 1 halves its concurrency',
+         lambda: [Fault('status', method='POST', path=SHARES, status=429,
+                        headers={'Retry-After': '1'})],
+         warning='sent at most 2 at once from then on (concurrency 4)'),
 ]
 
 
@@ -502,6 +514,8 @@ def test_the_fleet_meets_a_fault(request, coll_path, admin, prefix, proxy, proxi
     if expect == CONVERGES:
         assert not first.failed, first
         assert [r['rules'][0]['state'] for r in results] == ['active', 'active'], first
+        if warning:
+            assert any(warning in w for w in first.warnings), first.warnings
         if args.get('token_lifetime'):
             # renewed during the run: the first token, the renewal answered 503, its retry
             assert len(tokens) >= 3 and [e['status'] for e in tokens[:2]] == [201, 503], tokens

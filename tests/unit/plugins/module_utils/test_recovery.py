@@ -41,6 +41,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripte
     FakeClock,
     ScriptedResponse,
     ScriptedSession,
+    expect,
     make_client,
     ok,
     versions_exchange,
@@ -129,12 +130,107 @@ def test_retry_after_as_an_http_date():
     assert retry_after(ScriptedResponse(503, {})) is None
 
 
-def test_writes_are_not_retried_on_429():
-    client, session = make_client([('POST', '/v2/shares', ScriptedResponse(
-        429, {'overLimit': {'message': 'slow down'}}, headers={'Retry-After': '1'}))])
+def slow_down(status=429, wait='1', fault='overLimitFault'):
+    """A rate limit's answer: 429, or Manila's rate-limit 413 (``overLimitFault``)."""
+    headers = {'Retry-After': wait} if wait is not None else {}
+    return ScriptedResponse(status, {fault: {'code': status, 'message': 'This request was '
+                                             'rate-limited.', 'details': 'Only 1 POST request(s) '
+                                             'can be made to * every minute.'}}, headers=headers)
+
+
+OVER_QUOTA = ScriptedResponse(413, {'overLimit': {
+    'code': 413, 'retryAfter': '0',
+    'message': 'Requested share exceeds allowed project/user or share type gigabytes quota.'}},
+    headers={'Retry-After': '0'})
+
+
+@pytest.mark.parametrize('status', [429, 413])
+def test_a_rate_limited_write_is_sent_again_after_retry_after(status):
+    clock = FakeClock()
+    client, session = make_client([
+        expect('POST', '/v2/shares', slow_down(status), body={'share': body()}),
+        expect('POST', '/v2/shares', ScriptedResponse(202, {'share': share()}),
+               body={'share': body()}),
+    ], clock=clock)
+    assert ShareAPI(client).create(body())['id'] == SHARE_ID
+    assert session.requests() == ['GET /', 'POST /v2/shares', 'POST /v2/shares']
+    assert clock.sleeps == [1.0]
+    assert client.warnings == [
+        "POST /v2/shares met the rate limit of Manila (HTTP %s): it never reached Manila's "
+        'API, so it was sent again after 1 seconds (as Retry-After asked).' % status]
+    assert client.accepted == ['POST shares'] and client.rate_limited == 1
+
+
+def test_a_rate_limited_write_without_retry_after_backs_off_like_a_read():
+    clock = FakeClock()
+    client, session = make_client([
+        ('POST', '/v2/shares', slow_down(wait=None)),
+        ('POST', '/v2/shares', slow_down(wait=None)),
+        ('POST', '/v2/shares', ScriptedResponse(202, {'share': share()})),
+    ], clock=clock)
+    client.post('shares', {'share': body()})
+    assert clock.sleeps == [0.5, 1.0]
+    assert 'sent again after 0.5 seconds.' in client.warnings[0]
+
+
+def test_an_over_quota_413_is_never_sent_again():
+    clock = FakeClock()
+    client, session = make_client([('POST', '/v2/shares', OVER_QUOTA)], clock=clock)
+    with pytest.raises(ManilaError) as err:
+        ShareAPI(client).create(body())
+    assert len(session.writes()) == 1 and clock.sleeps == [] and client.warnings == []
+    assert str(err.value) == ('Requested share exceeds allowed project/user or share type '
+                              'gigabytes quota. (HTTP 413 on POST /v2/shares)')
+    assert err.value.retry_after is None and not isinstance(err.value, NotApplied)
+
+
+@pytest.mark.parametrize('answer', [
+    slow_down(413, wait='0'),                     # a rate-limit fault that asks for no wait
+    slow_down(413, fault='overLimit', wait='5'),  # Manila's API refused it itself
+    ScriptedResponse(413, None, headers={'Retry-After': '5'}),
+])
+def test_only_the_rate_limit_413_is_sent_again(answer):
+    client, session = make_client([('POST', '/v2/shares', answer)])
     with pytest.raises(ManilaError):
         client.post('shares', {'share': body()})
     assert len(session.writes()) == 1
+
+
+def test_a_write_rate_limited_to_the_end_fails_with_the_status_and_retry_after():
+    clock = FakeClock()
+    client, session = make_client([('POST', '/v2/shares', slow_down(wait='2'))] * 4, clock=clock)
+    with pytest.raises(ManilaError) as err:
+        ShareAPI(client).create(body())
+    assert clock.sleeps == [2.0, 2.0, 2.0] and len(session.writes()) == 4
+    assert err.value.status == 429 and err.value.retry_after == 2.0
+    assert str(err.value) == (
+        "Manila's rate limit refused it 4 times in a row: This request was rate-limited. "
+        "The request never reached Manila's API, so nothing was changed by it; run the task "
+        'again later, or with a lower concurrency. (HTTP 429 on POST /v2/shares, '
+        'Retry-After 2 s)')
+    assert client.accepted == [] and not isinstance(err.value, NotApplied)
+
+
+def test_a_write_rate_limited_for_longer_than_a_task_waits_fails_at_once():
+    clock = FakeClock()
+    client, session = make_client([('POST', '/v2/shares', slow_down(413, wait='120'))],
+                                  clock=clock)
+    with pytest.raises(ManilaError) as err:
+        client.post('shares', {'share': body()})
+    assert clock.sleeps == [] and len(session.writes()) == 1
+    assert "Manila's rate limit asked to wait 120 seconds before it is sent again, longer " \
+        'than a task waits (60 seconds)' in str(err.value)
+    assert '(HTTP 413 on POST /v2/shares, Retry-After 120 s)' in str(err.value)
+
+
+def test_a_rate_limited_read_is_not_warned_about():
+    clock = FakeClock()
+    client, session = make_client([
+        ('GET', LISTING, slow_down(413, wait='3')),
+        ('GET', LISTING, shares()),
+    ], clock=clock)
+    assert client.get('shares/detail', query={'name': 'data'}) == {'shares': []}
+    assert clock.sleeps == [3.0] and client.warnings == []
 
 
 def test_a_bad_api_version_names_the_option():

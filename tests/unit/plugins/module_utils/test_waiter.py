@@ -401,6 +401,48 @@ def test_run_steps_on_a_pool_and_a_bug_ends_the_run():
                   timeout=1, workers=2)
 
 
+def test_run_steps_halves_the_jobs_at_once_after_a_rate_limit():
+    import time
+
+    class Limited(Clocked):
+        rate_limited = 0
+
+        def __init__(self):
+            super(Limited, self).__init__()
+            self.warnings = []
+
+        def warn(self, message):
+            self.warnings.append(message)
+
+    client = Limited()
+    lock = threading.Lock()
+    active = {'now': 0}
+    seen = {}
+    limited = threading.Event()
+
+    def job(item):
+        with lock:
+            active['now'] += 1
+            seen[item.name] = active['now']
+        if item.name == '0':
+            client.rate_limited += 1  # what the client counts on a 429
+            limited.set()
+        limited.wait(10)  # no job ends before the rate limit's answer came
+        time.sleep(0.02)
+        with lock:
+            active['now'] -= 1
+        item.log.append('job')
+    items = [Item(str(n)) for n in range(10)]
+    run_steps(client, items, [Step(run=job)], lambda its: {}, key=lambda i: i.name,
+              timeout=5, workers=4)
+    assert all(i.log == ['job'] for i in items)
+    # the first four started together; every job started after the first ended ran
+    # with at most one other
+    assert all(seen[str(n)] <= 2 for n in range(4, 10)), seen
+    assert client.warnings == ["Manila's rate limit refused requests of this task, so it sent "
+                               'at most 2 at once from then on (concurrency 4).']
+
+
 @pytest.mark.parametrize('workers,on_pool', [(None, False), (1, False), (2, True), (3, True)])
 def test_run_steps_uses_a_pool_only_for_more_than_one_worker(workers, on_pool):
     import threading
