@@ -20,7 +20,8 @@ description:
     project's shares finds every share of the list (not one lookup per share).
   - Writes go a few at a time (O(concurrency)); a write is sent again only after a
     5xx when Manila shows it was not applied (a lost answer is looked up, never sent
-    blindly again). Waits are one poll loop over every busy share, one listing per
+    blindly again), or after a rate limit's answer (429), which never reached Manila;
+    after one, fewer requests go at once for the rest of the task. Waits are one poll loop over every busy share, one listing per
     poll - for the shares, then for their access rules (C(access_rules_status)).
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
