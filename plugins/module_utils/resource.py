@@ -220,7 +220,7 @@ class ResourceAPI(object):
     def create_once(self, send, body):
         """``send()`` (a create of ``body``) through writes.create_once."""
         return writes.create_once(self.client, self.kind, send, body['name'],
-                                   self.namesake_filters(body), self.states.leaving)
+                                  self.namesake_filters(body), self.states.leaving)
 
     def settle_namesakes(self, mine, wait=True):
         """After creating ``mine``: make sure its name ends up on one resource

@@ -31,8 +31,7 @@ import re
 
 from urllib.parse import quote
 
-from ansible_collections.openkeel.manila.plugins.module_utils import writes
-from ansible_collections.openkeel.manila.plugins.module_utils import identity, lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import identity, writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,

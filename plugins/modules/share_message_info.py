@@ -203,7 +203,7 @@ class ShareMessageInfoModule(ManilaModule):
                 def past(message):
                     return start is not None and manila_messages.created_at(message) < start
         messages = manila_messages.list_messages(self.client, filters, limit=p['limit'],
-                                         keep=keep, past=past)
+                                                 keep=keep, past=past)
         self.finish(messages=messages)
 
     def validate_input(self):

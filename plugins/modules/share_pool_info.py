@@ -127,7 +127,7 @@ class SharePoolInfoModule(ManilaModule):
         if not p['regex']:
             filters = dict((k, scheduler_pools.exact(v) if v else None) for k, v in filters.items())
         pools = scheduler_pools.list_pools(self.client, share_type=p['share_type'],
-                                   detail=p['detail'], **filters)
+                                           detail=p['detail'], **filters)
         if p['name']:
             pools = [pool for pool in pools if pool.get('name') == p['name']]
         pools.sort(key=lambda pool: pool.get('name') or '')

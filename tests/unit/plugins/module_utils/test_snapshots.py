@@ -16,8 +16,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
-from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups, snapshots as sn
+from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages, snapshots as sn
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
