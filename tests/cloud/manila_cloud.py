@@ -1724,6 +1724,14 @@ def integration_vars(sec, lane=None):
     config['manila_api_max'] = versions_document()[0]
     if RELEASE:
         config['manila_release'] = RELEASE
+    # The environment of the tasks that pass an auth dict instead of a
+    # cloud: a release's Manila is not in Keystone's catalog (README.md,
+    # "Older Manila releases"), so openstacksdk takes its API from the
+    # OS_* override of the cloud it builds from the environment. Empty for
+    # the base cloud (the catalog's Manila).
+    config['manila_auth_environment'] = (
+        {'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': MANILA_URL}
+        if RELEASE else {})
     # For names of things all lanes see (share types, public shares).
     config['manila_lane'] = lane or 1
     if lane is not None:
