@@ -1693,6 +1693,9 @@ def integration_vars(sec, lane=None):
         'manila_cloud_member_paged': paged(mine['member']['cloud']),
         'manila_paged_limit': PAGED_LIMIT,
         'manila_request_log': os.path.join(LOGS, 'manila-requests.log'),
+        # Keystone's: the base cloud's, also for a release's cloud
+        'manila_keystone_request_log': os.path.join(BASE_STATE, 'logs',
+                                                    'keystone-requests.log'),
         'manila_pool_alpha': POOLS['alpha'],
         'manila_pool_beta': POOLS['beta'],
         'manila_pool_fast': POOLS['gamma'],
