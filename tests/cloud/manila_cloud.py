@@ -1730,11 +1730,12 @@ def integration_vars(sec, lane=None):
     # The environment of the tasks that pass an auth dict instead of a
     # cloud: a release's Manila is not in Keystone's catalog (README.md,
     # "Older Manila releases"), so openstacksdk takes its API from the
-    # OS_* override of the cloud it builds from the environment. Empty for
-    # the base cloud (the catalog's Manila).
-    config['manila_auth_environment'] = (
-        {'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': MANILA_URL}
-        if RELEASE else {})
+    # OS_* override of the cloud it builds from the environment. The base
+    # cloud has none (the catalog's Manila; the tasks default to
+    # an empty environment).
+    if RELEASE:
+        config['manila_auth_environment'] = {
+            'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': MANILA_URL}
     # For names of things all lanes see (share types, public shares).
     config['manila_lane'] = lane or 1
     if lane is not None:
