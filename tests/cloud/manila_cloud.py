@@ -1693,6 +1693,9 @@ def integration_vars(sec, lane=None):
         'manila_cloud_member_paged': paged(mine['member']['cloud']),
         'manila_paged_limit': PAGED_LIMIT,
         'manila_request_log': os.path.join(LOGS, 'manila-requests.log'),
+        # Keystone's: the base cloud's, also for a release's cloud
+        'manila_keystone_request_log': os.path.join(BASE_STATE, 'logs',
+                                                    'keystone-requests.log'),
         'manila_pool_alpha': POOLS['alpha'],
         'manila_pool_beta': POOLS['beta'],
         'manila_pool_fast': POOLS['gamma'],
@@ -1724,6 +1727,15 @@ def integration_vars(sec, lane=None):
     config['manila_api_max'] = versions_document()[0]
     if RELEASE:
         config['manila_release'] = RELEASE
+    # The environment of the tasks that pass an auth dict instead of a
+    # cloud: a release's Manila is not in Keystone's catalog (README.md,
+    # "Older Manila releases"), so openstacksdk takes its API from the
+    # OS_* override of the cloud it builds from the environment. The base
+    # cloud has none (the catalog's Manila; the tasks default to
+    # an empty environment).
+    if RELEASE:
+        config['manila_auth_environment'] = {
+            'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': MANILA_URL}
     # For names of things all lanes see (share types, public shares).
     config['manila_lane'] = lane or 1
     if lane is not None:

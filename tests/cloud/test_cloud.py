@@ -498,6 +498,9 @@ def test_lane_config(tmp_path):
     assert config['manila_cloud_admin_paged'] == lane['admin']['cloud'] + '-paged'
     assert config['manila_paged_limit'] == PAGED_LIMIT
     assert config['manila_api_max'] == versions(Cloud('admin'))[0]
+    # the base cloud's Manila is the catalog's: no override for auth dicts
+    assert 'manila_auth_environment' not in config
+    assert os.path.exists(config['manila_keystone_request_log'])
     with open(PAGED_CLOUDS_YAML) as f:
         assert config['manila_cloud_member_paged'] in yaml.safe_load(f)['clouds']
     for bad in ('0', str(len(known) + 1), 'x'):
@@ -564,7 +567,7 @@ def test_unknown_release_is_refused():
 @pytest.mark.skipif(not os.path.exists(RELEASE_CLOUDS_YAML),
                     reason='no %s cloud (OPENKEEL_MANILA_RELEASE=%s '
                            'tests/cloud/manila-cloud up)' % (RELEASE, RELEASE))
-def test_release_cloud(tmp_path):
+def test_release_cloud(tmp_path, monkeypatch):
     """The base cloud's member reaches Manila 17.4.0 through the release's
     clouds.yaml: its own API (max 2.82), database and pools; a share made
     there is not in the base cloud; lane-config writes its clouds."""
@@ -595,3 +598,16 @@ def test_release_cloud(tmp_path):
     assert config['manila_release'] == RELEASE
     assert config['manila_api_max'] == '2.82'
     assert config['manila_lane'] == 2
+    # A task with an auth dict and no cloud: openstacksdk builds its cloud
+    # from the environment, where manila_auth_environment names the
+    # release's API (it is in no catalog).
+    env = config['manila_auth_environment']
+    assert env == {'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': old.url}
+    assert config['manila_keystone_request_log'] == os.path.join(
+        STATE, 'logs', 'keystone-requests.log')
+    monkeypatch.delenv('OS_CLOUD', raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    region = os_config.OpenStackConfig(config_files=[], vendor_files=[]).get_one(
+        auth=config['manila_auth_member'], auth_type='password')
+    assert region.get_endpoint('shared-file-system').rstrip('/') == old.url
