@@ -191,6 +191,22 @@ def versions_exchange(max_version, **kwargs):
                     authenticated=False)
 
 
+class FailsThen(object):
+    """A callable (a token fetch) that raises ``errors`` one per call, then returns
+    ``result``; ``calls`` counts the calls."""
+
+    def __init__(self, result, *errors):
+        self.result = result
+        self.errors = list(errors)
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return self.result
+
+
 class FakeClock(object):
     """A clock and sleep that only move when slept on."""
 

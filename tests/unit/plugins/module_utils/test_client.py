@@ -40,6 +40,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import looks_like_uuid
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    FailsThen,
     FakeClock,
     ScriptedResponse,
     ScriptedSession,
@@ -315,43 +316,31 @@ def test_keystone_failure_keeps_keystones_status():
     assert 'times' not in str(keystone_failure(ksa_exc.ServiceUnavailable()))
 
 
-class Flaky(object):
-    def __init__(self, *errors):
-        self.errors = list(errors)
-        self.calls = 0
-
-    def __call__(self):
-        self.calls += 1
-        if self.errors:
-            raise self.errors.pop(0)
-        return 'token'
-
-
 def test_keystone_retry_after_is_obeyed_up_to_the_maximum():
     slow = ksa_exc.ServiceUnavailable()
     slow.retry_after = '3'
     very_slow = ksa_exc.ServiceUnavailable()
     very_slow.retry_after = 600
     clock = FakeClock()
-    assert with_keystone_retries(Flaky(slow, very_slow, ksa_exc.ServiceUnavailable()),
-                                 sleep=clock.sleep) == 'token'
+    call = FailsThen('token', slow, very_slow, ksa_exc.ServiceUnavailable())
+    assert with_keystone_retries(call, sleep=clock.sleep) == 'token'
     assert clock.sleeps == [3.0, client_module.MAX_RETRY_AFTER, 2.0]
 
 
 def test_keystone_attempts_are_exactly_the_number_asked_for():
     clock = FakeClock()
-    call = Flaky(*[ksa_exc.ServiceUnavailable() for _i in range(3)])
+    call = FailsThen('token', *[ksa_exc.ServiceUnavailable() for _i in range(3)])
     with pytest.raises(ConfigurationError) as err:
         with_keystone_retries(call, sleep=clock.sleep, attempts=3)
     assert call.calls == 3 and clock.sleeps == [0.5, 1.0]
     assert err.value.status == 503 and 'failed 3 times' in str(err.value)
     # one more error than attempts - 1: it succeeds on the last attempt
-    call = Flaky(*[ksa_exc.ServiceUnavailable() for _i in range(2)])
+    call = FailsThen('token', *[ksa_exc.ServiceUnavailable() for _i in range(2)])
     assert with_keystone_retries(call, sleep=FakeClock().sleep, attempts=3) == 'token'
 
 
 def test_a_wrong_password_fails_at_once_with_status_401():
-    call = Flaky(ksa_exc.Unauthorized('no'))
+    call = FailsThen('token', ksa_exc.Unauthorized('no'))
     with pytest.raises(ConfigurationError) as err:
         with_keystone_retries(call, sleep=FakeClock().sleep)
     assert call.calls == 1 and err.value.status == 401

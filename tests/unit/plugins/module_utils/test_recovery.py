@@ -38,6 +38,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import Shar
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     GONE,
+    FailsThen,
     FakeClock,
     ScriptedResponse,
     ScriptedSession,
@@ -474,31 +475,20 @@ def test_the_older_twin_waits_for_the_newer_one_to_go():
 
 # -- Keystone ----------------------------------------------------------------------------
 
-class FlakyKeystone(object):
-    """``get_auth_headers`` fails with the given errors, then succeeds."""
-
-    def __init__(self, *errors):
-        self.errors = list(errors)
-        self.calls = 0
-
-    def __call__(self):
-        self.calls += 1
-        if self.errors:
-            raise self.errors.pop(0)
-        return {'X-Auth-Token': 'token'}
+TOKEN_HEADERS = {'X-Auth-Token': 'token'}
 
 
 def test_token_requests_are_retried_with_backoff_on_5xx_and_connection_errors():
     clock = FakeClock()
-    keystone = FlakyKeystone(ksa_exc.ServiceUnavailable(), ksa_exc.ConnectFailure('reset'),
-                             ksa_exc.InternalServerError())
-    assert with_keystone_retries(keystone, sleep=clock.sleep) == {'X-Auth-Token': 'token'}
+    keystone = FailsThen(TOKEN_HEADERS, ksa_exc.ServiceUnavailable(),
+                         ksa_exc.ConnectFailure('reset'), ksa_exc.InternalServerError())
+    assert with_keystone_retries(keystone, sleep=clock.sleep) == TOKEN_HEADERS
     assert clock.sleeps == [0.5, 1.0, 2.0]
 
 
 def test_a_wrong_password_is_not_retried():
-    keystone = FlakyKeystone(ksa_exc.Unauthorized('The request you have made requires '
-                                                  'authentication.'))
+    keystone = FailsThen(TOKEN_HEADERS, ksa_exc.Unauthorized(
+        'The request you have made requires authentication.'))
     with pytest.raises(ConfigurationError) as err:
         with_keystone_retries(keystone, sleep=FakeClock().sleep)
     assert keystone.calls == 1 and 'refused the credentials' in str(err.value)
@@ -506,7 +496,7 @@ def test_a_wrong_password_is_not_retried():
 
 def test_keystone_down_fails_after_the_last_attempt_saying_what_to_do():
     clock = FakeClock()
-    keystone = FlakyKeystone(*[ksa_exc.ServiceUnavailable() for _i in range(9)])
+    keystone = FailsThen(TOKEN_HEADERS, *[ksa_exc.ServiceUnavailable() for _i in range(9)])
     with pytest.raises(ConfigurationError) as err:
         with_keystone_retries(keystone, sleep=clock.sleep)
     assert keystone.calls == client_module.KEYSTONE_ATTEMPTS
@@ -517,7 +507,7 @@ def test_the_client_fetches_its_token_with_retries_before_an_authenticated_reque
     clock = FakeClock()
     session = ScriptedSession([versions_exchange('2.99'), ('GET', LISTING, shares())])
     session.auth = object()
-    session.get_auth_headers = FlakyKeystone(ksa_exc.ServiceUnavailable())
+    session.get_auth_headers = FailsThen(TOKEN_HEADERS, ksa_exc.ServiceUnavailable())
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', sleep=clock.sleep, clock=clock)
     client.negotiate()
     session.negotiated = str(client.version)
