@@ -29,6 +29,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
     Plan,
     ResourceAPI,
 )
@@ -48,7 +49,6 @@ FIELD_FEATURES = (('ou', 'security_service_ou'),
 
 CREATE = 'create'
 UPDATE = 'update'
-NOTHING = 'nothing'
 DELETE = 'delete'
 
 PASSWORD_SHOWN = '(hidden)'

@@ -51,6 +51,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
     Plan,
     ResourceAPI,
     Statuses,
@@ -69,7 +70,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 # Plan actions.
 CREATE = 'create'
 UPDATE = 'update'
-NOTHING = 'nothing'
 DELETE = 'delete'
 
 NEUTRON_FIELDS = ('neutron_net_id', 'neutron_subnet_id')

@@ -43,6 +43,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
     Plan,
     ResourceAPI,
 )
@@ -75,17 +76,11 @@ SIZE_SPECS = ('provisioning:max_share_size', 'provisioning:min_share_size',
 
 CREATE = 'create'
 UPDATE = 'update'
-NOTHING = 'nothing'
 DELETE = 'delete'
 
 
 def label(share_type):
     return 'Share type %s (%s)' % (share_type.get('name'), share_type.get('id') or 'new')
-
-
-# An extra spec value as Manila stores it: as a metadata value (a string,
-# booleans as True/False).
-spec_value = as_metadata_value
 
 
 def as_bool(value, allow_is=True):
@@ -192,7 +187,7 @@ def prepare_extra_specs(extra_specs, dhss):
         if value is None:
             problems.append('extra spec %r has no value.' % key)
             continue
-        text = spec_value(value)
+        text = as_metadata_value(value)
         if not 1 <= len(text) <= VALUE_MAX:
             problems.append('extra spec %r: the value must be 1-%d characters long.'
                             % (key, VALUE_MAX))
@@ -206,7 +201,7 @@ def prepare_extra_specs(extra_specs, dhss):
         if DHSS in specs and as_bool(specs[DHSS]) not in (None, dhss):
             problems.append('driver_handles_share_servers is %s, but extra_specs says %s.'
                             % (dhss, specs[DHSS]))
-        specs[DHSS] = spec_value(dhss)
+        specs[DHSS] = as_metadata_value(dhss)
     if problems:
         raise InvalidInput('Invalid share type settings, nothing was changed: %s'
                            % ' '.join(problems))

@@ -28,6 +28,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotFound,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
     Plan,
     ResourceAPI,
     Statuses,
@@ -53,7 +54,6 @@ DIFF_FIELDS = ('name', 'description', 'size', 'share_proto', 'share_type_name',
 # Plan actions.
 CREATE = 'create'
 UPDATE = 'update'
-NOTHING = 'nothing'
 DELETE = 'delete'
 SOFT_DELETE = 'soft_delete'
 RESTORE = 'restore'

@@ -52,6 +52,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
     Plan,
     ResourceAPI,
     Statuses,
@@ -92,7 +93,6 @@ DIFF_FIELDS = ('name', 'description', 'share_id', 'size', 'status')
 # Plan actions.
 CREATE = 'create'
 UPDATE = 'update'
-NOTHING = 'nothing'
 DELETE = 'delete'
 REVERT = 'revert'
 

@@ -108,12 +108,12 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
     ShareTypeAPI,
     is_public,
     public_view,
     same_spec_value,
-    spec_value,
 )
 
 
@@ -151,7 +151,7 @@ class ShareTypeInfoModule(ManilaModule):
         if p['is_public'] is not None and is_public(share_type) != p['is_public']:
             return False
         specs = share_type.get('extra_specs') or {}
-        return all(same_spec_value(specs.get(str(k)), spec_value(v), str(k))
+        return all(same_spec_value(specs.get(str(k)), as_metadata_value(v), str(k))
                    for k, v in (p['extra_specs'] or {}).items())
 
 

@@ -124,7 +124,7 @@ def stype(**fields):
 def test_type_label_and_values():
     assert st.label({'name': 'g'}) == 'Share type g (new)'
     assert st.label({'name': 'g', 'id': 'x'}) == 'Share type g (x)'
-    assert st.spec_value(True) == 'True' and st.spec_value(False) == 'False' and st.spec_value(3) == '3'
+    assert st.as_metadata_value(True) == 'True' and st.as_metadata_value(False) == 'False' and st.as_metadata_value(3) == '3'
     for word in ('true', ' T ', 'yes', 'y', 'on', '1', True):
         assert st.as_bool(word) is True
     for word in ('false', 'F', 'no', 'n', 'off', '0', False):
