@@ -217,6 +217,25 @@ def read_cloud_pins(path):
                      % path)
 
 
+def read_release_pins(path):
+    """{'2023.2': '17.4.0'} from RELEASES of the local cloud's script: the older Manila
+    releases it can run beside the current one (OPENKEEL_MANILA_RELEASE)."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == 'RELEASES'):
+            pins = {}
+            for release, spec in ast.literal_eval(node.value).items():
+                match = re.match(r'^manila==([^\s;]+)$', spec.get('manila', ''))
+                if not match:
+                    raise ValueError('%s: RELEASES[%r] pins no manila (as manila==VERSION)' % (path, release))
+                pins[release] = match.group(1)
+            return pins
+    raise ValueError('%s does not define RELEASES as a literal dict any more: update docs/site/sitegen.py'
+                     % path)
+
+
 def controller_pythons(ansible_core, oldest):
     """(lowest, highest) Python of an ansible-core release (2.20.10 -> 2.20) on which this
     collection runs: ansible-core's range, from the oldest Python the collection is tested on."""
@@ -248,6 +267,20 @@ class Facts(object):
         self.min_api, self.max_api, self.features = read_microversions(
             path('plugins', 'module_utils', 'microversions.py'))
         self.cloud_pins = read_cloud_pins(path(*CLOUD_PINS))
+        self.release_pins = read_release_pins(path(*CLOUD_PINS))
+        for row in self.matrix:
+            manila = row.get('manila', 'current')
+            if manila not in ('-', 'current') and manila not in self.release_pins:
+                raise ValueError('tests/matrix/releases.txt: ansible-core %s runs against Manila %s, which '
+                                 '%s does not know (RELEASES)' % (row['ansible-core'], manila,
+                                                                 '/'.join(CLOUD_PINS)))
+
+    def ansible_on_manila(self, manila):
+        """The ansible-core releases (2.16, ...) whose integration runs against MANILA
+        ('current' or a release of RELEASES), by the matrix's manila column."""
+        return ['.'.join(row['ansible-core'].split('.')[:2]) for row in self.matrix
+                if row.get('manila', 'current' if 'integration' in row['stages'].split(',')
+                           or row['stages'] == 'all' else '-') == manila]
 
     @property
     def tested_ansible(self):
@@ -486,30 +519,51 @@ def support_matrix(facts):
     manila = facts.cloud_pins['manila']
     tested = release_of_manila(manila)
     out.append(heading('Tested for real', '~'))
+    real = ['Manila %s%s, with ansible-core %s' % (
+        manila, ' (OpenStack %s, API microversions up to %s)' % tested if tested else '',
+        ', '.join(facts.ansible_on_manila('current')) or '(none)')]
+    real_releases = {}
+    for release, version in sorted(facts.release_pins.items()):
+        cores = facts.ansible_on_manila(release)
+        if not cores:
+            continue
+        of = release_of_manila(version)
+        real_releases[of[0] if of else release] = version
+        real.append('Manila %s%s, with ansible-core %s' % (
+            version, ' (OpenStack %s, API microversions up to %s)' % of if of else '', ', '.join(cores)))
     out.append(
-        'The integration tests run every module, role, playbook and guide against a real Keystone '
-        '%s and Manila %s%s, which the local test cloud installs (%s pins them). The other releases '
-        'below are covered by the microversion each feature needs: the tests also cap %s to check '
-        'the older paths against the same Manila.\n'
-        % (facts.cloud_pins['keystone'], manila,
-           ' (OpenStack %s, API microversions up to %s)' % tested if tested else '',
-           literal('/'.join(CLOUD_PINS)), literal('api_version')))
+        'Every CI run runs the integration tests (every module, role, playbook and guide) against a '
+        'real Keystone %s and these Manila releases, which the local test cloud installs (%s pins '
+        'them; an older release runs beside the current one, %s):\n'
+        % (facts.cloud_pins['keystone'], literal('/'.join(CLOUD_PINS)), literal('OPENKEEL_MANILA_RELEASE')))
+    out.append(''.join('- %s\n' % line for line in real))
+    out.append(
+        '\nThe other releases below are covered by the microversion each feature needs: the tests '
+        'also cap %s to check the older paths against the current Manila.\n' % literal('api_version'))
     out.append(heading('By OpenStack release', '~'))
     rows = []
+    current = release_of_manila(manila)
     for release, newest in MANILA_RELEASES:
+        if current and release == current[0]:
+            how = 'real Manila %s' % manila
+        elif release in real_releases:
+            how = 'real Manila %s' % real_releases[release]
+        else:
+            how = 'capped microversion'
         if version_key(newest) < version_key(facts.min_api):
-            rows.append([release, newest, 'no (needs %s)' % facts.min_api])
+            rows.append([release, newest, 'no (needs %s)' % facts.min_api, '-'])
             continue
         missing = [feature for feature, (first, _g) in facts.features.items()
                    if version_key(first) > version_key(newest)]
         if not missing:
-            rows.append([release, newest, 'yes, with every feature below'])
+            rows.append([release, newest, 'yes, with every feature below', how])
         else:
             rows.append([release, newest, 'yes, with %d of the %d features below (not: %s)' % (
                 len(facts.features) - len(missing), len(facts.features),
                 ', '.join(sorted(f.replace('_', ' ') for f in missing)) if len(missing) <= 3 else
-                'those from API %s on' % min((facts.features[f][0] for f in missing), key=version_key))])
-    out.append(list_table(['OpenStack release', 'newest Manila API', '%s works' % name], rows, widths=[3, 2, 6]))
+                'those from API %s on' % min((facts.features[f][0] for f in missing), key=version_key)), how])
+    out.append(list_table(['OpenStack release', 'newest Manila API', '%s works' % name, 'tested with'],
+                          rows, widths=[3, 2, 6, 3]))
     out.append('\n' + heading('Features and the microversion they need', '~'))
     rows = []
     for feature, (first, graduated) in sorted(facts.features.items(), key=lambda i: (version_key(i[1][0]), i[0])):

@@ -599,10 +599,11 @@ def version_problems(line, facts, sitegen, release_re):
             out.append('names the tarball of version %s; galaxy.yml says %s' % (match.group(1), facts.version))
     for service in ('manila', 'keystone'):
         pinned = facts.cloud_pins.get(service)
+        known = [pinned] + (sorted(facts.release_pins.values()) if service == 'manila' else [])
         for match in re.finditer(r'(?<![\w.])%s\s+v?(\d+\.\d+\.\d+)\b' % service, line, re.I):
-            if match.group(1) != pinned:
+            if match.group(1) not in known:
                 out.append('names %s %s; the local test cloud installs %s (%s)'
-                           % (service.capitalize(), match.group(1), pinned, '/'.join(sitegen.CLOUD_PINS)))
+                           % (service.capitalize(), match.group(1), ' or '.join(known), '/'.join(sitegen.CLOUD_PINS)))
     for match in release_re.finditer(line):
         version, release = match.group(1), match.group(2)
         expected = sitegen.release_of_microversion(version)

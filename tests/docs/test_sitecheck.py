@@ -79,7 +79,8 @@ class Mini(object):
             }
             """)
         write(os.path.join(c, 'tests', 'cloud', 'manila_cloud.py'),
-              "PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi']\n")
+              "PIP_PACKAGES = ['manila==23.0.1', 'keystone==30.0.0', 'uwsgi']\n"
+              "RELEASES = {'2023.2': {'manila': 'manila==17.4.0', 'port': 8796}}\n")
         write(os.path.join(c, 'plugins', 'modules', 'share.py'), '# a module\n')
         os.makedirs(os.path.join(c, 'docs', 'site'))
         shutil.copy(SITEGEN, os.path.join(c, 'docs', 'site', 'sitegen.py'))
@@ -381,11 +382,28 @@ def test_support_matrix_python_per_release_and_the_tested_manila(mini):
     text = sitegen.support_matrix(sitegen.Facts(mini.collection))
     assert 'ansible-core 2.20 and later need Python 3.12 or later.' in text
     assert '* - 2.20\n     - 3.12 to 3.14\n     - 3.12' in text
-    assert 'Keystone 30.0.0 and Manila 23.0.1 (OpenStack 2026.2, API microversions up to 2.99)' in text
+    assert 'real Keystone 30.0.0 and these Manila releases' in text
+    assert '- Manila 23.0.1 (OpenStack 2026.2, API microversions up to 2.99), with ansible-core 2.19\n' in text
     write(os.path.join(mini.collection, 'tests', 'matrix', 'releases.txt'),
           'ansible-core python stages\n2.99.1 3.11 all\n')
     with pytest.raises(ValueError, match='ANSIBLE_CORE_PYTHON'):
         sitegen.support_matrix(sitegen.Facts(mini.collection))
+
+
+def test_support_matrix_names_each_real_manila_and_its_ansible_core(mini):
+    write(os.path.join(mini.collection, 'tests', 'matrix', 'releases.txt'),
+          'ansible-core python stages manila\n2.16.19 3.11 sanity,integration 2023.2\n'
+          '2.19.14 3.11 all -\n2.21.5 3.13 integration current\n')
+    text = sitegen.support_matrix(sitegen.Facts(mini.collection))
+    assert ('- Manila 23.0.1 (OpenStack 2026.2, API microversions up to 2.99), with ansible-core 2.21\n'
+            '- Manila 17.4.0 (OpenStack 2023.2 Bobcat, API microversions up to 2.82), with ansible-core 2.16\n') in text
+    assert '* - 2023.2 Bobcat\n     - 2.82\n     - yes, with every feature below\n     - real Manila 17.4.0' in text
+    assert '* - 2026.2\n     - 2.99\n     - yes, with every feature below\n     - real Manila 23.0.1' in text
+    assert '* - 2024.1 Caracal\n     - 2.85\n     - yes, with every feature below\n     - capped microversion' in text
+    write(os.path.join(mini.collection, 'tests', 'matrix', 'releases.txt'),
+          'ansible-core python stages manila\n2.19.14 3.11 all 2024.1\n')
+    with pytest.raises(ValueError, match='runs against Manila 2024.1, which tests/cloud/manila_cloud.py does not know'):
+        sitegen.Facts(mini.collection)
 
 
 def test_every_tested_ansible_core_has_its_pythons():
