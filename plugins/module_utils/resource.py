@@ -92,6 +92,26 @@ class Plan(object):
         return '%s(%r)' % (type(self).__name__, self.action)
 
 
+# The fields of a PUT body as a diff view names them.
+UPDATE_VIEW_FIELDS = (('display_name', 'name'), ('display_description', 'description'),
+                      ('is_public', 'is_public'))
+
+
+def apply_to_view(view, update=None, metadata_set=None, metadata_delete=None):
+    """A diff view (with its ``metadata``) as it will be after a planned PUT
+    body ``update`` and metadata changes: check mode's ``after``."""
+    after = dict(view)
+    for body_key, view_key in UPDATE_VIEW_FIELDS:
+        if body_key in (update or {}):
+            after[view_key] = update[body_key]
+    metadata = dict(after['metadata'])
+    metadata.update(metadata_set or {})
+    for key in metadata_delete or []:
+        metadata.pop(key, None)
+    after['metadata'] = metadata
+    return after
+
+
 def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
     """The resource of ``kind`` named ``name``, or None; AmbiguousName for several.
 

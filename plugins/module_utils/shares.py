@@ -32,6 +32,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     Plan,
     ResourceAPI,
     Statuses,
+    apply_to_view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -281,21 +282,9 @@ def diff_view(share):
 def predicted_after(share, update=None, size=None, metadata_set=None,
                     metadata_delete=None):
     """What the share will look like after the planned changes (for diffs)."""
-    after = diff_view(share)
-    update = update or {}
-    if 'display_name' in update:
-        after['name'] = update['display_name']
-    if 'display_description' in update:
-        after['description'] = update['display_description']
-    if 'is_public' in update:
-        after['is_public'] = update['is_public']
+    after = apply_to_view(diff_view(share), update, metadata_set, metadata_delete)
     if size is not None:
         after['size'] = size
-    metadata = dict(after['metadata'])
-    metadata.update(metadata_set or {})
-    for key in metadata_delete or []:
-        metadata.pop(key, None)
-    after['metadata'] = metadata
     return after
 
 

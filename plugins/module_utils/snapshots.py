@@ -56,6 +56,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     Plan,
     ResourceAPI,
     Statuses,
+    apply_to_view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -168,18 +169,7 @@ def diff_view(snapshot):
 
 def predicted_after(snapshot, update=None, metadata_set=None, metadata_delete=None):
     """What the snapshot will look like after the planned changes (for diffs)."""
-    after = diff_view(snapshot)
-    update = update or {}
-    if 'display_name' in update:
-        after['name'] = update['display_name']
-    if 'display_description' in update:
-        after['description'] = update['display_description']
-    metadata = dict(after['metadata'])
-    metadata.update(metadata_set or {})
-    for key in metadata_delete or []:
-        metadata.pop(key, None)
-    after['metadata'] = metadata
-    return after
+    return apply_to_view(diff_view(snapshot), update, metadata_set, metadata_delete)
 
 
 def order_key(snapshot):
