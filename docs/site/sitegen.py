@@ -272,8 +272,8 @@ class Facts(object):
             manila = row.get('manila', 'current')
             if manila not in ('-', 'current') and manila not in self.release_pins:
                 raise ValueError('tests/matrix/releases.txt: ansible-core %s runs against Manila %s, which '
-                                 '%s does not know (RELEASES)' % (row['ansible-core'], manila,
-                                                                 '/'.join(CLOUD_PINS)))
+                                 '%s does not know (RELEASES)'
+                                 % (row['ansible-core'], manila, '/'.join(CLOUD_PINS)))
 
     def ansible_on_manila(self, manila):
         """The ansible-core releases (2.16, ...) whose integration runs against MANILA

@@ -731,6 +731,16 @@ def base_record(svc):
     return read_json(os.path.join(BASE_STATE, 'run', svc + '.json'), {}) or {}
 
 
+# An older release's services keep more database connections: 2023.2's
+# manila-share (eventlet, up to 64 RPC handlers at once) ran out of its pool
+# of 5 + 50 ("QueuePool limit of size 5 overflow 50 reached") while 50 shares
+# were made and deleted at once on a loaded machine; its share service then
+# missed its reports, the scheduler found no pool for a share, and a delete
+# stayed unanswered. The current release did not under the same load.
+RELEASE_DB_POOL = [('max_pool_size', 10), ('max_overflow', 100),
+                   ('pool_timeout', 120)] if RELEASE else []
+
+
 def release_ports():
     """The base cloud's MariaDB and RabbitMQ ports (a release's Manila uses
     them), after checking that its own API ports are free or its own."""
@@ -850,7 +860,8 @@ def openstack_configs(ports, sec, delay):
             ('use_stderr', 'false'),
         ]),
         ('database', [('connection',
-                       db % (release_db() if RELEASE else 'manila'))]),
+                       db % (release_db() if RELEASE else 'manila'))]
+         + RELEASE_DB_POOL),
         ('oslo_concurrency', [('lock_path',
                                os.path.join(DATA, 'manila', 'lock'))]),
         ('keystone_authtoken', [
