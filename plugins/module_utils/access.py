@@ -336,6 +336,7 @@ def plan_rules(existing, desired, state='present', purge=False,
     way out are ignored); ``desired`` the prepared task rules.
     ``update_in_place``: the API can change a rule's level (2.88+).
     """
+    existing = list(existing)  # read twice: the plan, then its after view
     plan = AccessPlan()
     live = [r for r in existing if r.get('state') not in ACCESS_DENY_STATES]
     plan.hidden = [r for r in live if rule_key(r.get('access_type'), r.get('access_to')) is None]
