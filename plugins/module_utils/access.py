@@ -36,6 +36,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     feature_min_version,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
+    Plan,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     metadata_items,
     oldest,
@@ -65,6 +69,9 @@ DEFAULT_LEVEL = 'rw'
 USER_FORBIDDEN_CHARS = frozenset('"/\\[]:;|=,+*?<>')
 USER_MIN_LENGTH, USER_MAX_LENGTH = 4, 255
 CERT_MAX_LENGTH = 64
+
+# The action of a plan that changes a share's rules (resource.NOTHING: none).
+UPDATE = 'update'
 
 # The fields of a rule shown in diffs.
 DIFF_FIELDS = ('access_type', 'access_to', 'access_level', 'metadata')
@@ -287,7 +294,7 @@ def required_features(rules, state):
 
 # -- planning -----------------------------------------------------------------
 
-class Plan(object):
+class AccessPlan(Plan):
     """What to do to one share's rules.
 
     ``add``: task rules to allow; ``update``: (existing rule, level) to change;
@@ -296,9 +303,16 @@ class Plan(object):
     to set); ``remove``: existing rules to deny; ``hidden``: existing rules
     whose target is hidden and were left alone; ``unchanged``: existing rules
     that already match.
+
+    ``action`` follows those steps: UPDATE (the rule set changes) when any of
+    add, update, replace, metadata or remove has one, else NOTHING.
+    ``before``/``after`` (from ``plan_rules``): ``{'rules': [...]}``, the
+    diff views of the live rules and of the rules the plan leaves
+    (``predicted_rules``).
     """
 
-    def __init__(self):
+    def __init__(self, before=None, after=None):
+        super(AccessPlan, self).__init__(NOTHING, before, after)
         self.add = []
         self.update = []
         self.replace = []
@@ -308,20 +322,22 @@ class Plan(object):
         self.unchanged = []
 
     @property
-    def changed(self):
-        return bool(self.add or self.update or self.replace or self.metadata
-                    or self.remove)
+    def action(self):
+        if self.add or self.update or self.replace or self.metadata or self.remove:
+            return UPDATE
+        return NOTHING
 
 
 def plan_rules(existing, desired, state='present', purge=False,
                update_in_place=True):
-    """Compare the share's rules with the task's; return a Plan.
+    """Compare the share's rules with the task's; return an AccessPlan.
 
     ``existing`` are the rules as Manila lists them (rules already on their
     way out are ignored); ``desired`` the prepared task rules.
     ``update_in_place``: the API can change a rule's level (2.88+).
     """
-    plan = Plan()
+    existing = list(existing)  # read twice: the plan, then its after view
+    plan = AccessPlan()
     live = [r for r in existing if r.get('state') not in ACCESS_DENY_STATES]
     plan.hidden = [r for r in live if rule_key(r.get('access_type'), r.get('access_to')) is None]
     visible = [r for r in live if r not in plan.hidden]
@@ -357,6 +373,8 @@ def plan_rules(existing, desired, state='present', purge=False,
             plan.unchanged.append(current)
     if state == 'present' and purge:
         plan.remove.extend(r for r in visible if r['id'] not in matched_ids)
+    plan.before = dict(rules=diff_view(live))
+    plan.after = dict(rules=diff_view(predicted_rules(existing, plan)))
     return plan
 
 

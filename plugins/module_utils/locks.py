@@ -29,12 +29,20 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import CannotConverge
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
+    Plan,
+)
 
 FEATURE = 'resource_locks'
 RULE_LOCK_PREFIX = 'Locked by access lock:'
 MAX_REASON = 1023
 # What the results show of a lock.
 FIELDS = ('id', 'lock_reason', 'user_id', 'project_id', 'lock_context', 'created_at')
+# The actions of a plan (NOTHING from resource.py).
+CREATE = 'create'
+UPDATE = 'update'
+DELETE = 'delete'
 
 
 # -- pure functions ----------------------------------------------------------------
@@ -94,12 +102,17 @@ def diff_view(locks):
     return view
 
 
-class LockPlan(object):
+class LockPlan(Plan):
     """What to do to a share's delete locks: ``create`` (the reason, '' for
     none; None: nothing to create), ``update`` (a lock and its new reason),
-    ``remove`` (locks); ``before``/``after`` the diff views."""
+    ``remove`` (locks); ``before``/``after`` the diff views.
+
+    ``action`` follows those steps: CREATE, UPDATE or DELETE for the one
+    there is (``plan_locks`` plans at most one), UPDATE for several, NOTHING
+    for none."""
 
     def __init__(self, locks, create=None, update=None, remove=None):
+        super(LockPlan, self).__init__(NOTHING)
         self.locks = list(locks)
         self.create = create
         self.update = update
@@ -108,8 +121,13 @@ class LockPlan(object):
         self.after = diff_view(self.predicted())
 
     @property
-    def changed(self):
-        return self.create is not None or self.update is not None or bool(self.remove)
+    def action(self):
+        steps = [action for action, planned in ((CREATE, self.create is not None),
+                                                (UPDATE, self.update is not None),
+                                                (DELETE, bool(self.remove))) if planned]
+        if not steps:
+            return NOTHING
+        return steps[0] if len(steps) == 1 else UPDATE
 
     def predicted(self):
         """The locks as they will be after the plan (for check mode)."""

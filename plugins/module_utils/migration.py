@@ -27,6 +27,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
+    Plan,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     MIGRATION_CANCELLABLE_STATES,
     MIGRATION_CANCELLED,
@@ -66,8 +70,8 @@ CANCEL = 'cancel'
 WAIT_CANCELLED = 'wait_cancelled'
 WRITE_STEPS = (START, COMPLETE, CANCEL)
 
-# Plan actions (a one-word summary of the plan).
-NOTHING = 'nothing'
+# Plan actions (a one-word summary of the plan; START, COMPLETE and CANCEL
+# above, NOTHING from resource.py).
 RESUME = 'resume'
 FIND_DESTINATION = 'find_destination'
 ERROR = 'error'
@@ -137,23 +141,32 @@ def start_body(host, flags, new_share_type_id=None, new_share_network_id=None):
 
 # -- planning -------------------------------------------------------------------
 
-class Plan(object):
-    """What to do: ``action`` (a summary), ``steps`` (in order) and why."""
+class MigrationPlan(Plan):
+    """What to do: ``action`` (a summary, the module's ``action``), ``steps``
+    (in order) and why (``reason``).
+
+    ``changed``: the steps include a write (START, COMPLETE or CANCEL), not
+    ``action != NOTHING``: the actions start, complete and cancel always
+    write, RESUME (a migration already in flight) writes only when it still
+    has to cut over, FIND_DESTINATION and ERROR have no steps (the planner's
+    answers: ``Migration.prepare`` waits, or fails).  The diff views are the
+    module's (the share's host and task state), not the plan's.
+    """
 
     def __init__(self, action, steps=(), reason=''):
-        self.action = action
+        super(MigrationPlan, self).__init__(action)
         self.steps = tuple(steps)
         self.reason = reason
 
     @property
-    def changes(self):
+    def changed(self):
         return any(step in WRITE_STEPS for step in self.steps)
 
     def __eq__(self, other):
         return (self.action, self.steps) == (other.action, other.steps)
 
     def __repr__(self):
-        return 'Plan(%r, %r)' % (self.action, self.steps)
+        return 'MigrationPlan(%r, %r)' % (self.action, self.steps)
 
 
 def in_flight(share):
@@ -187,66 +200,66 @@ def plan(share, state, host=None, destination=None, move_needed=None):
 
     if in_flight(share):
         if destination is None and (host or state != CANCELLED):
-            return Plan(FIND_DESTINATION, reason=(
+            return MigrationPlan(FIND_DESTINATION, reason=(
                 'A migration of %s is in flight (%s); its destination is not '
                 'known yet.' % (name, task_state)))
         if host and destination != host:
-            return Plan(ERROR, reason=(
+            return MigrationPlan(ERROR, reason=(
                 'A migration of %s to %s is already in flight (task_state %s); '
                 'the task asks for %s. Let it finish, or cancel it with '
                 'state=cancelled first.' % (name, destination, task_state, host)))
         return _plan_in_flight(name, task_state, state)
 
     if state == CANCELLED:
-        return Plan(NOTHING, reason='No migration of %s is in flight (task_state %s).'
-                    % (name, task_state))
+        return MigrationPlan(NOTHING, reason='No migration of %s is in flight (task_state %s).'
+                             % (name, task_state))
     if not move_needed:
-        return Plan(NOTHING, reason='%s is already on %s.' % (name, host))
+        return MigrationPlan(NOTHING, reason='%s is already on %s.' % (name, host))
     status = share.get('status')
     if status != 'available':
-        return Plan(ERROR, reason=(
+        return MigrationPlan(ERROR, reason=(
             '%s is %s; a migration can only start from available.' % (name, status)))
     steps = [START, WAIT_PHASE1]
     if state == COMPLETED:
         steps += [COMPLETE, WAIT_SUCCESS]
-    return Plan(START, steps, reason='%s is on %s; moving it to %s.' % (
+    return MigrationPlan(START, steps, reason='%s is on %s; moving it to %s.' % (
         name, share.get('host'), host))
 
 
 def _plan_in_flight(name, task_state, state):
     if state == CANCELLED:
         if task_state in MIGRATION_COMPLETING_STATES:
-            return Plan(ERROR, reason=(
+            return MigrationPlan(ERROR, reason=(
                 'The migration of %s is already cutting over (%s); it can no '
                 'longer be cancelled.' % (name, task_state)))
         if task_state in MIGRATION_CANCELLING_STATES:
-            return Plan(RESUME, [WAIT_CANCELLED],
-                        'The migration of %s is already being cancelled.' % name)
+            return MigrationPlan(RESUME, [WAIT_CANCELLED],
+                                 'The migration of %s is already being cancelled.' % name)
         if task_state in MIGRATION_CANCELLABLE_STATES:
-            return Plan(CANCEL, [CANCEL, WAIT_CANCELLED],
-                        'Cancelling the migration of %s (%s).' % (name, task_state))
-        return Plan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED],
-                    'The migration of %s is starting (%s); cancelling it once '
-                    'Manila allows.' % (name, task_state))
+            return MigrationPlan(CANCEL, [CANCEL, WAIT_CANCELLED],
+                                 'Cancelling the migration of %s (%s).' % (name, task_state))
+        return MigrationPlan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED],
+                             'The migration of %s is starting (%s); cancelling it once '
+                             'Manila allows.' % (name, task_state))
 
     if task_state in MIGRATION_CANCELLING_STATES:
-        return Plan(ERROR, reason=(
+        return MigrationPlan(ERROR, reason=(
             'The migration of %s is being cancelled (%s); run the task again '
             'once it is cancelled to start a new one.' % (name, task_state)))
     if task_state in MIGRATION_COMPLETING_STATES:
-        return Plan(RESUME, [WAIT_SUCCESS],
-                    'The migration of %s is cutting over (%s).' % (name, task_state))
+        return MigrationPlan(RESUME, [WAIT_SUCCESS],
+                             'The migration of %s is cutting over (%s).' % (name, task_state))
     if task_state in MIGRATION_PHASE1_DONE_STATES:
         if state == PHASE1_DONE:
-            return Plan(NOTHING, reason='The data of %s is copied (%s); waiting '
-                        'for the cutover.' % (name, task_state))
-        return Plan(COMPLETE, [COMPLETE, WAIT_SUCCESS],
-                    'Phase 1 of the migration of %s is done; cutting over.' % name)
+            return MigrationPlan(NOTHING, reason='The data of %s is copied (%s); waiting '
+                                 'for the cutover.' % (name, task_state))
+        return MigrationPlan(COMPLETE, [COMPLETE, WAIT_SUCCESS],
+                             'Phase 1 of the migration of %s is done; cutting over.' % name)
     steps = [WAIT_PHASE1]
     if state == COMPLETED:
         steps += [COMPLETE, WAIT_SUCCESS]
-    return Plan(RESUME, steps, 'Resuming the migration of %s in flight (%s).'
-                % (name, task_state))
+    return MigrationPlan(RESUME, steps, 'Resuming the migration of %s in flight (%s).'
+                         % (name, task_state))
 
 
 def share_in_sentence(share):

@@ -37,6 +37,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
+    Plan,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
 # Manila's quota names, in the order Manila shows them; -1 is unlimited.
@@ -56,9 +60,9 @@ NAME_FEATURES = {
 # What a share type's quotas cannot hold.
 NOT_FOR_TYPES = ('share_networks', 'share_groups', 'share_group_snapshots')
 
+# Plan actions (NOTHING from resource.py).
 UPDATE = 'update'
 RESET = 'reset'
-NOTHING = 'nothing'
 
 # Manila's absolute limits (GET /limits) and the quota each one shows.
 LIMIT_NAMES = {
@@ -157,7 +161,7 @@ def details_of(quota_set):
 
 # -- the plan ----------------------------------------------------------------------
 
-class Plan(object):
+class QuotaPlan(Plan):
     """What to do to one set of quotas.
 
     ``action``: UPDATE (``body``: the names to send), RESET (delete: back to
@@ -166,14 +170,8 @@ class Plan(object):
     """
 
     def __init__(self, action, body=None, before=None, after=None):
-        self.action = action
+        super(QuotaPlan, self).__init__(action, before, after)
         self.body = body or {}
-        self.before = before if before is not None else {}
-        self.after = after if after is not None else {}
-
-    @property
-    def changed(self):
-        return self.action != NOTHING
 
 
 def plan_present(actual, desired):
@@ -182,7 +180,7 @@ def plan_present(actual, desired):
                 if actual.get(name) != value)
     before = dict((name, actual.get(name)) for name in desired)
     after = dict(before, **body)
-    return Plan(UPDATE if body else NOTHING, body=body, before=before, after=after)
+    return QuotaPlan(UPDATE if body else NOTHING, body=body, before=before, after=after)
 
 
 def plan_absent(actual, reference):
@@ -191,10 +189,10 @@ def plan_absent(actual, reference):
     names = [name for name in QUOTA_NAMES if name in actual and name in reference]
     differ = [name for name in names if actual[name] != reference[name]]
     if not differ:
-        return Plan(NOTHING, before=dict((n, actual[n]) for n in names),
-                    after=dict((n, actual[n]) for n in names))
-    return Plan(RESET, before=dict((n, actual[n]) for n in names),
-                after=dict((n, reference[n]) for n in names))
+        return QuotaPlan(NOTHING, before=dict((n, actual[n]) for n in names),
+                         after=dict((n, actual[n]) for n in names))
+    return QuotaPlan(RESET, before=dict((n, actual[n]) for n in names),
+                     after=dict((n, reference[n]) for n in names))
 
 
 def below_use(plan, details):

@@ -5,7 +5,7 @@
 """Share replicas: the plan (desired vs actual, pure functions) and the calls.
 
 ``plan(share, replicas, desired)`` answers "what must happen to this share's
-replicas" from what Manila shows and the task, as a ``Plan`` (action, before,
+replicas" from what Manila shows and the task, as a ``ReplicaPlan`` (action, before,
 after, changed); ``ReplicaAPI`` sends it and waits.  The ``share_replica``
 and ``share_replica_info`` modules and the ``share_failover`` role use both.
 
@@ -22,6 +22,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
     NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    NOTHING,
+    Plan,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
@@ -41,12 +45,11 @@ STATUS_ERRORS = frozenset(['error', 'error_deleting'])
 BUSY = frozenset(['creating', 'deleting', 'replication_change'])
 LEAVING = frozenset(['deleting', 'error_deleting', 'deleted'])
 
-# Plan actions.
+# Plan actions (NOTHING from resource.py).
 CREATE = 'create'
 DELETE = 'delete'
 PROMOTE = 'promote'
 RESYNC = 'resync'
-NOTHING = 'nothing'
 
 VIEW_FIELDS = ('id', 'share_id', 'status', 'replica_state', 'availability_zone', 'host',
                'share_network_id')
@@ -85,24 +88,20 @@ def secondaries(replicas, zone=None):
     return sorted(found, key=lambda r: (str(r.get('created_at') or ''), r['id']))
 
 
-class Plan(object):
+class ReplicaPlan(Plan):
     """What to do: ``action`` (create, delete, promote, resync, nothing) on
     ``targets`` (replicas; none for create), ``body`` (the create body) and the
-    ``before``/``after`` views of the share's replicas."""
+    ``before``/``after`` views of the share's replicas (lists: one view per
+    replica)."""
 
     def __init__(self, action, before=None, after=None, targets=None, body=None):
-        self.action = action
-        self.before = before if before is not None else []
-        self.after = after if after is not None else []
+        super(ReplicaPlan, self).__init__(action, before if before is not None else [],
+                                          after if after is not None else [])
         self.targets = targets or []
         self.body = body
 
-    @property
-    def changed(self):
-        return self.action != NOTHING
-
     def __repr__(self):
-        return 'Plan(%r, %r)' % (self.action, [t['id'] for t in self.targets])
+        return 'ReplicaPlan(%r, %r)' % (self.action, [t['id'] for t in self.targets])
 
 
 # -- refusals before any write ----------------------------------------------------
@@ -201,16 +200,16 @@ def plan_present(share, replicas, desired):
         new = {'id': '(new)', 'share_id': share['id'], 'status': AVAILABLE,
                'replica_state': IN_SYNC, 'availability_zone': zone,
                'share_network_id': desired.get('share_network')}
-        return Plan(CREATE, views(replicas), views(replicas) + [view(new)], body=body)
+        return ReplicaPlan(CREATE, views(replicas), views(replicas) + [view(new)], body=body)
     replica = found[0]
     if replica.get('status') in BUSY:
-        return Plan(NOTHING, views(replicas), views(replicas), targets=[replica])
+        return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
     if desired.get('resync') and replica.get('replica_state') == OUT_OF_SYNC:
-        return Plan(RESYNC, views(replicas),
-                    _with(replicas, {replica['id']: {'replica_state': IN_SYNC}}),
-                    targets=[replica])
+        return ReplicaPlan(RESYNC, views(replicas),
+                           _with(replicas, {replica['id']: {'replica_state': IN_SYNC}}),
+                           targets=[replica])
     check_healthy(replica)
-    return Plan(NOTHING, views(replicas), views(replicas), targets=[replica])
+    return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
 
 
 def plan_active(replicas, desired):
@@ -233,19 +232,19 @@ def plan_active(replicas, desired):
         raise InvalidInput('state=active needs id or availability_zone: the replica to '
                            'promote.')
     if is_active(target):
-        return Plan(NOTHING, views(replicas), views(replicas), targets=[target])
+        return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[target])
     check_healthy(target)
     changes = dict((r['id'], {'replica_state': IN_SYNC}) for r in present(replicas)
                    if is_active(r))
     changes[target['id']] = {'replica_state': ACTIVE}
-    return Plan(PROMOTE, views(replicas), _with(replicas, changes), targets=[target])
+    return ReplicaPlan(PROMOTE, views(replicas), _with(replicas, changes), targets=[target])
 
 
 def plan_absent(replicas, desired):
     if desired.get('id'):
         target = find_target(replicas, desired)
         if target is None or target.get('status') in LEAVING:
-            return Plan(NOTHING, views(replicas), views(replicas))
+            return ReplicaPlan(NOTHING, views(replicas), views(replicas))
         if is_active(target):
             raise InvalidInput(
                 'id: replica %s is the active replica of its share; it is never deleted. '
@@ -255,9 +254,9 @@ def plan_absent(replicas, desired):
     else:
         targets = secondaries(replicas, desired.get('availability_zone'))
     if not targets:
-        return Plan(NOTHING, views(replicas), views(replicas))
-    return Plan(DELETE, views(replicas),
-                _with(replicas, dict((t['id'], None) for t in targets)), targets=targets)
+        return ReplicaPlan(NOTHING, views(replicas), views(replicas))
+    return ReplicaPlan(DELETE, views(replicas),
+                       _with(replicas, dict((t['id'], None) for t in targets)), targets=targets)
 
 
 # -- calls -------------------------------------------------------------------------

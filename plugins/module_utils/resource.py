@@ -77,12 +77,24 @@ class Plan(object):
     """What to do to one resource, the shape every kind's plan has: ``action``
     (create, update, delete, ... or NOTHING), the ``before`` and ``after``
     views of the diff, and ``changed``.  A kind's plan adds its own fields
-    (the create body, the PUT body, the metadata changes, ...)."""
+    (the create body, the PUT body, the metadata changes, ...).
+
+    A plan whose fields are its steps (a share's access rules, its delete
+    locks) overrides ``action`` with a read-only property that names the
+    change its steps make, so that ``changed`` follows them."""
 
     def __init__(self, action, before=None, after=None):
-        self.action = action
+        self._action = action
         self.before = before if before is not None else {}
         self.after = after if after is not None else {}
+
+    @property
+    def action(self):
+        return self._action
+
+    @action.setter
+    def action(self, value):
+        self._action = value
 
     @property
     def changed(self):

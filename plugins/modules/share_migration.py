@@ -253,10 +253,10 @@ class ShareMigrationModule(ManilaModule):
                   'task_state': migration.before.get('task_state')}
         if self.check_mode:
             after = dict(before)
-            if plan.changes:
+            if plan.changed:
                 after = {'host': p['host'] or before['host'],
                          'task_state': migration.predicted_task_state()}
-            return self.finish_migration(plan.changes, migration, before, after,
+            return self.finish_migration(plan.changed, migration, before, after,
                                          ran=False)
         sent = migration.run(p['wait'])
         share = migration.share

@@ -7,9 +7,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import itertools
+
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import access, lookups, shares
+from ansible_collections.openkeel.manila.plugins.module_utils import access, lookups, resource, shares
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import poll_delays
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     STALE_ERROR_GRACE,
@@ -24,7 +26,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     same_rule,
     share_needs_wait_for_rules,
     validate_target,
-    Plan,
+    AccessPlan,
     failed_rules,
     metadata_to_set,
     normalize_rule,
@@ -803,14 +805,50 @@ def test_plan_absent_and_purge_only_when_present():
 
 @pytest.mark.parametrize('field', ['add', 'update', 'replace', 'metadata', 'remove'])
 def test_each_kind_of_step_is_a_change(field):
-    plan = Plan()
+    plan = AccessPlan()
     assert plan.changed is False
     getattr(plan, field).append('x')
     assert plan.changed is True
-    plan = Plan()
+    plan = AccessPlan()
     plan.hidden.append('x')
     plan.unchanged.append('x')
     assert plan.changed is False
+
+
+STEP_FIELDS = ('add', 'update', 'replace', 'metadata', 'remove')
+STEP_SETS = [fields for n in range(len(STEP_FIELDS) + 1)
+             for fields in itertools.combinations(STEP_FIELDS, n)]
+
+
+@pytest.mark.parametrize('fields', STEP_SETS, ids=['+'.join(f) or 'none' for f in STEP_SETS])
+def test_access_plan_action_follows_its_steps(fields):
+    """The plan shape (resource.Plan): ``changed`` is ``action != NOTHING``, and
+    it is what a rule plan's ``changed`` always was: a step of any kind."""
+    plan = AccessPlan()
+    plan.hidden.append('x')
+    plan.unchanged.append('x')
+    for field in fields:
+        getattr(plan, field).append('x')
+    steps = bool(plan.add or plan.update or plan.replace or plan.metadata or plan.remove)
+    assert isinstance(plan, resource.Plan)
+    assert plan.action == (access.UPDATE if fields else resource.NOTHING)
+    assert plan.changed is steps is (plan.action != resource.NOTHING)
+
+
+@pytest.mark.parametrize('desired,kwargs', [
+    ([], {}),
+    ([want('10.0.0.1'), want('10.0.0.0/24', 'ro')], {}),
+    ([want('10.0.0.1', 'ro'), want('172.16.0.1')], dict(purge=True)),
+    ([want('10.0.0.1', 'ro')], dict(update_in_place=False)),
+    ([want('10.0.0.0/24'), want('10.9.9.9')], dict(state='absent')),
+], ids=['empty', 'matches', 'add-level-purge', 'replace', 'absent'])
+def test_access_plan_views_are_the_diff_of_share_access(desired, kwargs):
+    """``before``: the live rules (not those being denied); ``after``: the
+    rules the plan leaves, as share_access shows them in check mode."""
+    plan = plan_for(desired, **kwargs)
+    live = [r for r in EXISTING if r['state'] != 'queued_to_deny']
+    assert plan.before == dict(rules=diff_view(live))
+    assert plan.after == dict(rules=diff_view(predicted_rules(EXISTING, plan)))
 
 
 def test_metadata_to_set():
@@ -842,7 +880,7 @@ def test_predicted_rules_apply_every_step():
                 rule_with_id('meta2', access_to='10.0.0.8'),
                 rule_with_id('rm', access_to='10.0.0.4'), rule_with_id('rep', access_to='10.0.0.5', state='error'),
                 rule_with_id('going', access_to='10.0.0.6', state='queued_to_deny')]
-    plan = Plan()
+    plan = AccessPlan()
     plan.update = [(existing[1], 'rw')]
     plan.metadata = [(existing[2], {'b': '2'}), (existing[3], {'c': '3'})]
     plan.remove = [existing[4]]
@@ -1107,7 +1145,7 @@ def test_lost_level_and_metadata_changes_are_looked_up():
 
 
 def test_send_plan_and_replacements_in_order():
-    plan = Plan()
+    plan = AccessPlan()
     plan.add = [wanted_rule(access_to='10.0.0.7')]
     plan.update = [(rule_with_id('u'), 'ro')]
     plan.metadata = [(rule_with_id('m'), {'a': 'b'})]
@@ -1136,7 +1174,7 @@ def test_send_plan_paces_each_write_that_makes_manila_sync():
     # Manila can lose a rule change sent while it applies the one before:
     # pace() runs before every allow, level change and deny, not before a
     # metadata change (Manila does not sync the share for those).
-    plan = Plan()
+    plan = AccessPlan()
     plan.add = [wanted_rule(access_to='10.0.0.7'), wanted_rule(access_to='10.0.0.8')]
     plan.update = [(rule_with_id('u'), 'ro')]
     plan.metadata = [(rule_with_id('m'), {'a': 'b'})]
@@ -1252,7 +1290,7 @@ def test_access_api_defaults():
 
 
 def test_send_plan_does_not_unrestrict_unless_asked():
-    plan = Plan()
+    plan = AccessPlan()
     plan.remove = [rule_with_id('rm')]
     client, _session = make_client([
         expect('POST', ACTION, ScriptedResponse(202), body={'deny_access': {'access_id': 'rm'}})])

@@ -23,8 +23,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     FIND_DESTINATION,
     Migration,
     MigrationAPI,
+    MigrationPlan,
     NOTHING,
-    Plan,
     RESUME,
     START,
     WAIT_CANCELLABLE,
@@ -59,6 +59,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripte
     make_client,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils import migration as mig
+from ansible_collections.openkeel.manila.plugins.module_utils import resource
 
 SID = '11111111-2222-3333-4444-555555555555'
 ALPHA = 'openkeel@alpha#fake_pool_for_ALPHA'
@@ -77,52 +78,52 @@ FULL = [START, WAIT_PHASE1, COMPLETE, WAIT_SUCCESS]
 
 PLANS = [
     # (share task_state, share status, share host, destination, desired, target) -> plan
-    (None, 'available', ALPHA, None, 'completed', BETA, Plan(START, FULL)),
-    (None, 'available', ALPHA, None, 'phase1_done', BETA, Plan(START, [START, WAIT_PHASE1])),
-    (None, 'available', BETA, None, 'completed', BETA, Plan(NOTHING)),
-    (None, 'available', BETA, None, 'phase1_done', BETA, Plan(NOTHING)),
-    (None, 'available', ALPHA, None, 'cancelled', None, Plan(NOTHING)),
-    ('migration_success', 'available', BETA, None, 'completed', BETA, Plan(NOTHING)),
-    ('migration_success', 'available', BETA, None, 'completed', ALPHA, Plan(START, FULL)),
-    ('migration_cancelled', 'available', ALPHA, None, 'completed', BETA, Plan(START, FULL)),
-    ('migration_error', 'available', ALPHA, None, 'completed', BETA, Plan(START, FULL)),
-    ('migration_error', 'available', ALPHA, None, 'cancelled', None, Plan(NOTHING)),
-    (None, 'extending', ALPHA, None, 'completed', BETA, Plan(ERROR)),
-    (None, 'error', ALPHA, None, 'phase1_done', BETA, Plan(ERROR)),
+    (None, 'available', ALPHA, None, 'completed', BETA, MigrationPlan(START, FULL)),
+    (None, 'available', ALPHA, None, 'phase1_done', BETA, MigrationPlan(START, [START, WAIT_PHASE1])),
+    (None, 'available', BETA, None, 'completed', BETA, MigrationPlan(NOTHING)),
+    (None, 'available', BETA, None, 'phase1_done', BETA, MigrationPlan(NOTHING)),
+    (None, 'available', ALPHA, None, 'cancelled', None, MigrationPlan(NOTHING)),
+    ('migration_success', 'available', BETA, None, 'completed', BETA, MigrationPlan(NOTHING)),
+    ('migration_success', 'available', BETA, None, 'completed', ALPHA, MigrationPlan(START, FULL)),
+    ('migration_cancelled', 'available', ALPHA, None, 'completed', BETA, MigrationPlan(START, FULL)),
+    ('migration_error', 'available', ALPHA, None, 'completed', BETA, MigrationPlan(START, FULL)),
+    ('migration_error', 'available', ALPHA, None, 'cancelled', None, MigrationPlan(NOTHING)),
+    (None, 'extending', ALPHA, None, 'completed', BETA, MigrationPlan(ERROR)),
+    (None, 'error', ALPHA, None, 'phase1_done', BETA, MigrationPlan(ERROR)),
     # in flight to the same target: resume, never start again
     ('migration_starting', 'migrating', ALPHA, BETA, 'completed', BETA,
-     Plan(RESUME, [WAIT_PHASE1, COMPLETE, WAIT_SUCCESS])),
+     MigrationPlan(RESUME, [WAIT_PHASE1, COMPLETE, WAIT_SUCCESS])),
     ('migration_driver_in_progress', 'migrating', ALPHA, BETA, 'completed', BETA,
-     Plan(RESUME, [WAIT_PHASE1, COMPLETE, WAIT_SUCCESS])),
+     MigrationPlan(RESUME, [WAIT_PHASE1, COMPLETE, WAIT_SUCCESS])),
     ('data_copying_in_progress', 'migrating', ALPHA, BETA, 'phase1_done', BETA,
-     Plan(RESUME, [WAIT_PHASE1])),
+     MigrationPlan(RESUME, [WAIT_PHASE1])),
     ('migration_driver_phase1_done', 'migrating', ALPHA, BETA, 'completed', BETA,
-     Plan(COMPLETE, [COMPLETE, WAIT_SUCCESS])),
+     MigrationPlan(COMPLETE, [COMPLETE, WAIT_SUCCESS])),
     ('data_copying_completed', 'migrating', ALPHA, BETA, 'completed', BETA,
-     Plan(COMPLETE, [COMPLETE, WAIT_SUCCESS])),
-    ('migration_driver_phase1_done', 'migrating', ALPHA, BETA, 'phase1_done', BETA, Plan(NOTHING)),
+     MigrationPlan(COMPLETE, [COMPLETE, WAIT_SUCCESS])),
+    ('migration_driver_phase1_done', 'migrating', ALPHA, BETA, 'phase1_done', BETA, MigrationPlan(NOTHING)),
     ('migration_completing', 'migrating', ALPHA, BETA, 'completed', BETA,
-     Plan(RESUME, [WAIT_SUCCESS])),
+     MigrationPlan(RESUME, [WAIT_SUCCESS])),
     ('migration_completing', 'migrating', ALPHA, BETA, 'phase1_done', BETA,
-     Plan(RESUME, [WAIT_SUCCESS])),
-    ('migration_cancel_in_progress', 'migrating', ALPHA, BETA, 'completed', BETA, Plan(ERROR)),
+     MigrationPlan(RESUME, [WAIT_SUCCESS])),
+    ('migration_cancel_in_progress', 'migrating', ALPHA, BETA, 'completed', BETA, MigrationPlan(ERROR)),
     # in flight elsewhere: an error naming where it goes
-    ('migration_driver_in_progress', 'migrating', ALPHA, GAMMA, 'completed', BETA, Plan(ERROR)),
-    ('migration_driver_phase1_done', 'migrating', ALPHA, GAMMA, 'cancelled', BETA, Plan(ERROR)),
+    ('migration_driver_in_progress', 'migrating', ALPHA, GAMMA, 'completed', BETA, MigrationPlan(ERROR)),
+    ('migration_driver_phase1_done', 'migrating', ALPHA, GAMMA, 'cancelled', BETA, MigrationPlan(ERROR)),
     # destination not known yet
-    ('migration_starting', 'migrating', ALPHA, None, 'completed', BETA, Plan(FIND_DESTINATION)),
+    ('migration_starting', 'migrating', ALPHA, None, 'completed', BETA, MigrationPlan(FIND_DESTINATION)),
     # cancelling
     ('migration_driver_in_progress', 'migrating', ALPHA, BETA, 'cancelled', None,
-     Plan(CANCEL, [CANCEL, WAIT_CANCELLED])),
+     MigrationPlan(CANCEL, [CANCEL, WAIT_CANCELLED])),
     ('migration_driver_phase1_done', 'migrating', ALPHA, BETA, 'cancelled', BETA,
-     Plan(CANCEL, [CANCEL, WAIT_CANCELLED])),
+     MigrationPlan(CANCEL, [CANCEL, WAIT_CANCELLED])),
     ('migration_in_progress', 'migrating', ALPHA, None, 'cancelled', None,
-     Plan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED])),
+     MigrationPlan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED])),
     ('data_copying_completing', 'migrating', ALPHA, BETA, 'cancelled', None,
-     Plan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED])),
+     MigrationPlan(CANCEL, [WAIT_CANCELLABLE, CANCEL, WAIT_CANCELLED])),
     ('migration_cancel_in_progress', 'migrating', ALPHA, BETA, 'cancelled', None,
-     Plan(RESUME, [WAIT_CANCELLED])),
-    ('migration_completing', 'migrating', ALPHA, BETA, 'cancelled', None, Plan(ERROR)),
+     MigrationPlan(RESUME, [WAIT_CANCELLED])),
+    ('migration_completing', 'migrating', ALPHA, BETA, 'cancelled', None, MigrationPlan(ERROR)),
 ]
 
 
@@ -133,10 +134,28 @@ def test_planning_table(task_state, status, host, destination, desired, target, 
     assert got.reason
 
 
+@pytest.mark.parametrize('task_state, status, host, destination, desired, target, _expected', PLANS)
+def test_migration_plan_changed_is_a_write_step(task_state, status, host, destination, desired,
+                                                target, _expected):
+    """The plan shape (resource.Plan) with the migration's own ``changed``: a
+    write among the steps, as before.  NOTHING never changes, start, complete
+    and cancel always do, error and find_destination never do (they have no
+    steps), and resume does when it still has to cut over (complete)."""
+    got = plan(share(task_state, host, status), desired, target, destination)
+    assert isinstance(got, resource.Plan)
+    assert got.changed is any(step in mig.WRITE_STEPS for step in got.steps)
+    if got.action in (NOTHING, ERROR, FIND_DESTINATION):
+        assert got.changed is False
+    elif got.action in (START, COMPLETE, CANCEL):
+        assert got.changed is True
+    else:
+        assert got.action == RESUME and got.changed is (COMPLETE in got.steps)
+
+
 def test_plan_changes_only_when_a_write_is_planned():
-    assert Plan(START, FULL).changes
-    assert not Plan(RESUME, [WAIT_PHASE1]).changes
-    assert not Plan(NOTHING).changes
+    assert MigrationPlan(START, FULL).changed
+    assert not MigrationPlan(RESUME, [WAIT_PHASE1]).changed
+    assert not MigrationPlan(NOTHING).changed
 
 
 def test_error_in_flight_elsewhere_names_the_destination():
@@ -436,7 +455,7 @@ def test_check_mode_prepares_with_reads_only():
          ScriptedResponse(200, {'pools': [{'name': BETA}]})),
     ], check_mode=True)
     migration = Migration(client, 'data', 'phase1_done', BETA, flags=resolve_flags({}))
-    assert migration.prepare().changes
+    assert migration.prepare().changed
     assert migration.predicted_task_state() == 'migration_driver_phase1_done'
     assert session.writes() == []
 
@@ -492,15 +511,15 @@ def test_needs_move_each_reason():
 
 
 def test_plan_object():
-    p = Plan('start', ['start', 'wait_phase1'], 'why')
-    assert p.steps == ('start', 'wait_phase1') and p.reason == 'why' and p.changes
-    assert repr(p) == "Plan('start', ('start', 'wait_phase1'))"
-    assert p == Plan('start', ('start', 'wait_phase1'))
-    assert p != Plan('start', ('start',)) and p != Plan('resume', ('start', 'wait_phase1'))
-    assert not Plan('resume', ['wait_phase1', 'wait_success']).changes
+    p = MigrationPlan('start', ['start', 'wait_phase1'], 'why')
+    assert p.steps == ('start', 'wait_phase1') and p.reason == 'why' and p.changed
+    assert repr(p) == "MigrationPlan('start', ('start', 'wait_phase1'))"
+    assert p == MigrationPlan('start', ('start', 'wait_phase1'))
+    assert p != MigrationPlan('start', ('start',)) and p != MigrationPlan('resume', ('start', 'wait_phase1'))
+    assert not MigrationPlan('resume', ['wait_phase1', 'wait_success']).changed
     for step in ('start', 'complete', 'cancel'):
-        assert Plan('x', [step]).changes
-    assert Plan('nothing').steps == () and Plan('nothing').reason == ''
+        assert MigrationPlan('x', [step]).changed
+    assert MigrationPlan('nothing').steps == () and MigrationPlan('nothing').reason == ''
 
 
 def test_plan_uses_the_host_when_move_needed_is_not_given():
@@ -841,7 +860,7 @@ def test_the_runner_cancels_and_waits():
         expect('GET', SHARE_PATH, got_share('migration_cancelled')),
     ], clock=FakeClock())
     m = runner(client, 'cancelled', None)
-    m.plan = Plan('cancel', ['cancel', 'wait_cancelled'])
+    m.plan = MigrationPlan('cancel', ['cancel', 'wait_cancelled'])
     assert m.run() == ['cancel', 'wait_cancelled']
     assert (m.source, m.destination) == (ALPHA, None)
     assert m.predicted_task_state() == 'migration_cancelled'
@@ -851,7 +870,7 @@ def test_the_runner_cancels_and_waits():
 def test_the_runner_without_steps_reads_nothing():
     client, session = make_client([])
     m = runner(client)
-    m.plan = Plan('nothing')
+    m.plan = MigrationPlan('nothing')
     assert m.run() == [] and not m.sent_writes([])
     assert m.sent_writes(['wait_phase1', 'complete'])
     assert not m.sent_writes(['wait_phase1'])
@@ -864,7 +883,7 @@ def test_the_cutover_waits_for_the_share_to_be_available():
         expect('GET', SHARE_PATH, got_share('migration_success', host=BETA, status='available')),
     ], clock=FakeClock())
     m = runner(client, current=share('migration_completing', status='migrating'))
-    m.plan = Plan('resume', ['wait_success'])
+    m.plan = MigrationPlan('resume', ['wait_success'])
     assert m.run() == ['wait_success']
     assert m.share['status'] == 'available' and (m.source, m.destination) == (BETA, None)
 
@@ -1021,7 +1040,7 @@ def test_a_migration_that_ended_while_looking_for_its_destination_is_not_started
     ], clock=FakeClock())
     m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}))
     p = m.prepare()
-    assert p.action == 'nothing' and not p.changes
+    assert p.action == 'nothing' and not p.changed
     assert (m.source, m.destination) == (BETA, None)
 
 

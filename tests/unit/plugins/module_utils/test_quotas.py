@@ -10,6 +10,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import quotas as q
+from ansible_collections.openkeel.manila.plugins.module_utils import resource
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
@@ -67,6 +68,18 @@ def test_plan_absent(case, actual, reference, action, before, after):
     assert (plan.action, plan.before, plan.after) == (action, before, after)
 
 
+@pytest.mark.parametrize('planner,actual,other,action', [
+    (q.plan_present, row[1], row[2], row[3]) for row in PRESENT] + [
+    (q.plan_absent, row[1], row[2], row[3]) for row in ABSENT],
+    ids=['present: ' + row[0] for row in PRESENT] + ['absent: ' + row[0] for row in ABSENT])
+def test_quota_plan_shape(planner, actual, other, action):
+    """The plan shape (resource.Plan): ``changed`` is ``action != NOTHING``."""
+    plan = planner(actual, other)
+    assert isinstance(plan, resource.Plan) and plan.action == action
+    assert plan.changed is (plan.action != resource.NOTHING)
+    assert plan.changed is (action in (q.UPDATE, q.RESET))
+
+
 # -- below_use: what Manila refuses without force --------------------------------------
 BELOW = [
     ('under use', {'shares': 2}, {'shares': detail(10, 3, 1)}, [('shares', 2, 4)]),
@@ -82,7 +95,7 @@ BELOW = [
 
 @pytest.mark.parametrize('case,body,details,found', BELOW, ids=[c[0] for c in BELOW])
 def test_below_use(case, body, details, found):
-    assert q.below_use(q.Plan(q.UPDATE, body=body), details) == found
+    assert q.below_use(q.QuotaPlan(q.UPDATE, body=body), details) == found
 
 
 def test_below_use_message_names_the_numbers_and_force():

@@ -10,6 +10,7 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.openkeel.manila.plugins.module_utils import resource
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     UnsupportedFeature,
@@ -93,6 +94,19 @@ def test_plan(share, replicas, task, action, targets, body):
     assert [t['id'] for t in result.targets] == targets
     assert result.body == body
     assert result.changed == (action != NOTHING)
+
+
+@pytest.mark.parametrize('share, replicas, task, action',
+                         [row[1:5] for row in TABLE], ids=[row[0] for row in TABLE])
+def test_replica_plan_shape(share, replicas, task, action):
+    """The plan shape (resource.Plan): ``changed`` is ``action != NOTHING``;
+    the views are lists (one per replica not on its way out)."""
+    result = plan(share, replicas, task)
+    assert isinstance(result, resource.Plan) and result.action == action
+    assert result.changed is (result.action != resource.NOTHING)
+    assert result.changed is (action in (CREATE, DELETE, PROMOTE, RESYNC))
+    assert isinstance(result.before, list) and isinstance(result.after, list)
+    assert (result.before != result.after) is result.changed
 
 
 # (id, share, replicas, task, error class, words in the message)

@@ -17,6 +17,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 )
 
 from ansible_collections.openkeel.manila.plugins.module_utils import locks as locks_utils
+from ansible_collections.openkeel.manila.plugins.module_utils import resource
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     GONE,
@@ -188,6 +189,56 @@ def test_bad_lock_input_sends_nothing(monkeypatch, args, words):
     assert isinstance(outcome, Fail)
     assert words in outcome.result['msg']
     assert session.requests() == ['GET /']  # the scripted client's own negotiation
+
+
+OLDER = dict(LOCK, id='99999999-0000-0000-0000-000000000003', lock_reason=None,
+             created_at='2026-11-30T10:00:00.000000')
+# (locks, deletion_lock, lock_reason) -> the action of plan_locks
+LOCK_PLANS = [
+    ([], None, None, 'nothing'),
+    ([LOCK], None, None, 'nothing'),
+    ([], True, None, 'create'),
+    ([], True, 'payroll', 'create'),
+    ([RULE_LOCK], True, None, 'create'),
+    ([LOCK], True, None, 'nothing'),
+    ([LOCK], True, 'payroll', 'nothing'),
+    ([LOCK], True, 'audit', 'update'),
+    ([OLDER, LOCK], True, 'payroll', 'nothing'),
+    ([OLDER, LOCK], True, 'audit', 'update'),
+    ([], False, None, 'nothing'),
+    ([RULE_LOCK], False, None, 'nothing'),
+    ([LOCK], False, None, 'delete'),
+    ([OLDER, LOCK, RULE_LOCK], False, None, 'delete'),
+]
+
+
+@pytest.mark.parametrize('locks, deletion_lock, lock_reason, action', LOCK_PLANS)
+def test_lock_plan_shape(locks, deletion_lock, lock_reason, action):
+    """The plan shape (resource.Plan): ``changed`` is ``action != NOTHING``, and
+    it is what a lock plan's ``changed`` always was: a create, an update or a
+    removal."""
+    plan = locks_utils.plan_locks(locks, deletion_lock, lock_reason)
+    steps = plan.create is not None or plan.update is not None or bool(plan.remove)
+    assert isinstance(plan, resource.Plan) and plan.action == action
+    assert plan.changed is steps is (plan.action != resource.NOTHING)
+
+
+@pytest.mark.parametrize('create, update, remove, action', [
+    (None, None, None, 'nothing'),
+    (None, None, [], 'nothing'),
+    ('', None, None, 'create'),
+    (None, (LOCK, 'x'), None, 'update'),
+    (None, None, [LOCK], 'delete'),
+    ('', (LOCK, 'x'), None, 'update'),
+    ('', None, [LOCK], 'update'),
+    (None, (LOCK, 'x'), [LOCK], 'update'),
+    ('', (LOCK, 'x'), [LOCK], 'update'),
+])
+def test_lock_plan_action_of_its_steps(create, update, remove, action):
+    plan = locks_utils.LockPlan([LOCK], create=create, update=update, remove=remove)
+    steps = plan.create is not None or plan.update is not None or bool(plan.remove)
+    assert plan.action == action
+    assert plan.changed is steps is (plan.action != resource.NOTHING)
 
 
 def test_plan_words_and_views():
