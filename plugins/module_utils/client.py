@@ -9,8 +9,9 @@ document), sending requests with the negotiated version header (and the
 experimental header where a feature needs it), turning error answers into
 the exceptions of errors.py, retrying safe reads (honouring Retry-After),
 the Keystone token (retried on 5xx and connection errors), refusing any
-write in check mode, the clock and sleep that every wait uses, and the
-warnings a task collects on its way.  Modules never build URLs or headers
+write in check mode, the clock and sleep that every wait uses, how long the
+writes Manila accepted took to answer (``AnswerTimes``), and the warnings a
+task collects on its way.  Modules never build URLs or headers
 themselves; connection.py builds the client.
 
 Writes are never retried blindly.  The one answer after which a write is
@@ -29,7 +30,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
 import re
+import statistics
 import threading
 import time
 
@@ -84,6 +87,15 @@ SAFE_METHODS = ('GET', 'HEAD')
 # and on connection errors, with backoff (0.5, 1, 2, 4 s).
 KEYSTONE_RETRIABLE_STATUSES = (429, 500, 502, 503, 504)
 KEYSTONE_ATTEMPTS = 5
+
+# Slow answers (AnswerTimes): the first ANSWERS_FIRST answers to each kind of
+# write against the latest ANSWERS_RECENT; Manila counts as slower when the
+# median of the latest is more than SLOWER_FACTOR times that of the first.
+ANSWERS_FIRST = 5
+ANSWERS_RECENT = 5
+SLOWER_FACTOR = 2.0
+# A path segment that is an ID (a UUID, a number): left out of a write's kind.
+ID_SEGMENT = re.compile(r'^([0-9a-fA-F]{8,}(-[0-9a-fA-F]+)*|[0-9]+)$')
 
 # After a write whose answer was lost, Manila is asked this many times (with
 # these pauses before the second and third look) whether it took effect: a
@@ -140,6 +152,60 @@ def keystone_failure(exc, attempts=None):
             'the task again later.' % (attempts, error.message), status=error.status)
     return ConfigurationError('Keystone authentication failed: %s' % error.message,
                               status=error.status)
+
+
+def write_kind(method, path, body=None):
+    """What kind of write a request is, for AnswerTimes: its method and path
+    without IDs, and an action's name: ``POST shares``, ``DELETE shares/{id}``,
+    ``POST shares/{id}/action (allow_access)``."""
+    segments = ['{id}' if ID_SEGMENT.match(s) else s
+                for s in urlsplit(path).path.split('/') if s]
+    kind = '%s %s' % (method, '/'.join(segments))
+    if segments[-1:] == ['action'] and isinstance(body, dict) and body:
+        kind += ' (%s)' % ', '.join(sorted(body))
+    return kind
+
+
+class AnswerTimes(object):
+    """How long Manila took to answer the writes it accepted, per kind of
+    write (``write_kind``): the first ``first`` answers of each kind, and the
+    latest ``recent`` after those.
+
+    ``slower()`` tells whether Manila answers much more slowly than at first:
+    for some kind, the median of the latest answers is more than ``factor``
+    times the median of the first ones.  Per kind, because a create costs
+    Manila more than an access rule: a run that moves on from rules to
+    creates is not taken for a slower Manila; medians, because one answer
+    that met a busy database is not a trend.  The jobs of run_steps record from their
+    threads, hence the lock.
+    """
+
+    def __init__(self, first=ANSWERS_FIRST, recent=ANSWERS_RECENT, factor=SLOWER_FACTOR):
+        self.first = first
+        self.recent = recent
+        self.factor = factor
+        self.kinds = {}
+        self._lock = threading.Lock()
+
+    def record(self, kind, seconds):
+        with self._lock:
+            first, latest = self.kinds.setdefault(
+                kind, ([], collections.deque(maxlen=self.recent)))
+            (first if len(first) < self.first else latest).append(seconds)
+
+    def slower(self):
+        """None, or words for the first kind of write (by name) whose latest
+        answers are ``factor`` times slower than its first ones."""
+        with self._lock:
+            for kind in sorted(self.kinds):
+                first, latest = self.kinds[kind]
+                if len(latest) < self.recent:
+                    continue
+                before, now = statistics.median(first), statistics.median(latest)
+                if now > self.factor * before:
+                    return '%s answered in %.2f s (the median of the last %d) against %.2f s at ' \
+                        'first' % (kind, now, len(latest), before)
+        return None
 
 
 def versions_document_url(endpoint):
@@ -248,6 +314,9 @@ class ManilaClient(object):
         # How many answers of a rate limit (429, rate-limit 413) came back:
         # waiter.run_steps sends fewer requests at once after each new one.
         self.rate_limited = 0
+        # How long the writes Manila accepted took to answer (waiter.Pace
+        # adds no requests at once while they grow much slower).
+        self.answer_times = AnswerTimes()
         # The writes Manila accepted in this task ("POST shares/ID/action
         # (extend)"), in order: a task that fails afterwards reports them.
         self.accepted = []
@@ -342,7 +411,8 @@ class ManilaClient(object):
         kwargs = {'headers': headers}
         if body is not None:
             kwargs['json'] = body
-        response = self._send(method, url, **kwargs)
+        timed = None if method in SAFE_METHODS or read_only else write_kind(method, path, body)
+        response = self._send(method, url, timed=timed, **kwargs)
         if response.status_code not in ok:
             raise self._refusal(response, method, url)
         if method not in SAFE_METHODS and not read_only:
@@ -419,7 +489,7 @@ class ManilaClient(object):
             raise error_from_response(response, 'GET', url)
         return response.json()
 
-    def _send(self, method, url, authenticated=True, **kwargs):
+    def _send(self, method, url, authenticated=True, timed=None, **kwargs):
         """One request, with the retries that are safe.
 
         Reads (and writes that provably never left: the connection could
@@ -429,7 +499,8 @@ class ManilaClient(object):
         rate-limit 413), which never reached Manila's API: after Retry-After,
         with a warning.  A write that was sent without an answer raises
         AnswerLost; any other error answer to a write is returned as it is
-        (``write_once`` decides).
+        (``write_once`` decides).  ``timed``: the kind of write whose answer
+        time goes into ``answer_times`` when it is accepted (2xx).
         """
         if authenticated:
             self.authenticate()
@@ -440,6 +511,7 @@ class ManilaClient(object):
             last = attempt == attempts
             with self._sent_lock:
                 self.sent += 1
+            started = self.clock()
             try:
                 response = self.session.request(
                     url, method, raise_exc=False, authenticated=authenticated,
@@ -458,6 +530,8 @@ class ManilaClient(object):
                 self.sleep(delay)
                 delay *= 2
                 continue
+            if timed and 200 <= response.status_code < 300:
+                self.answer_times.record(timed, self.clock() - started)
             limited = is_rate_limited(response)
             if limited:
                 with self._sent_lock:

@@ -92,6 +92,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
+    Pace,
     Step,
     counted,
     failure_words,
@@ -290,6 +291,9 @@ class Fleet(object):
         self.lock_map = None       # delete locks per share ID (None: not read)
         self.kept_locked = []      # purge candidates kept because they are locked
         self.default_type = None
+        # How many jobs run at once, for every run_steps of the task (reads,
+        # then writes): O(concurrency) at most, lower after a rate limit.
+        self.pace = Pace(params['concurrency'])
 
     def converge(self, items):
         """Find, plan and (unless in check mode) apply; returns the purged items."""
@@ -314,7 +318,17 @@ class Fleet(object):
         planned creates and extends need against the room the project's quotas
         (and its share types' quotas) leave; InvalidInput naming the numbers.
         Costs nothing when nothing grows; skipped, with a warning, where the
-        user may not read the quotas."""
+        user may not read the quotas.
+
+        It also bounds the writes in flight: a run it lets through asks for no
+        more shares and gigabytes than the room left, and ``apply`` sends a
+        create (or an extend) only for an item counted here, each once, so
+        the creates in flight at any moment, whatever the concurrency, are a
+        part of what fits (a purge's deletions are not counted as room).  No
+        cap beside it is needed; what it cannot know is the room taken
+        meanwhile by other tasks, or any room when it is skipped: then Manila
+        refuses each create beyond the quota alone (an over-quota 413, never
+        sent again)."""
         creates, extends = [], []
         for item in items:
             plan = item.plan
@@ -418,11 +432,13 @@ class Fleet(object):
         return found
 
     def steps(self, items, *steps):
-        """Take the items through the steps: jobs ``concurrency`` at a time on the
-        one session, waits in one poll loop (one listing per poll)."""
+        """Take the items through the steps: jobs ``concurrency`` at a time at
+        most (``self.pace``) on the one session, waits in one poll loop (one
+        listing per poll)."""
         run_steps(self.client, [i for i in items if i.ok], steps, self.fetch,
                   lambda item: item.share['id'], self.params['timeout'],
-                  workers=self.params['concurrency'], poll_failed=self.poll_failed)
+                  workers=self.params['concurrency'], poll_failed=self.poll_failed,
+                  pace=self.pace)
 
     @staticmethod
     def poll_failed(item, exc, failures):
@@ -870,12 +886,13 @@ class Fleet(object):
         return Outcome(changed, before if changed else None, after if changed else None,
                        dict(shares=results, purged=gone, kept_locked=self.kept_locked,
                             manila_requests=self.client.sent,
-                            concurrency=self.params['concurrency']), msg)
+                            concurrency=self.params['concurrency'],
+                            pace=self.pace.summary()), msg)
 
 
 class Outcome(object):
     """The task's result: ``changed``, the diff's ``before`` and ``after``, the
-    result's fields (``shares``, ``purged``, ``manila_requests``, ``concurrency``) and, when a
+    result's fields (``shares``, ``purged``, ``manila_requests``, ``concurrency``, ``pace``) and, when a
     share did not converge, ``msg`` naming each."""
 
     def __init__(self, changed, before, after, result, msg=None):

@@ -15,8 +15,8 @@ is worded in one place (``user_message_explainer``).
 reaching one of some target values, with error values that end the wait.
 
 ``run_steps`` takes many resources through jobs and waits at once: the jobs
-on a small thread pool sharing the one client, every wait in one poll loop
-with one read (a listing) per poll.
+on a small thread pool sharing the one client, as many at once as ``Pace``
+allows, every wait in one poll loop with one read (a listing) per poll.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -180,6 +180,96 @@ class Step(object):
         self.timed_out = timed_out
 
 
+class Pace(object):
+    """How many jobs of ``run_steps`` run at once: at most ``maximum`` (the
+    task's concurrency), following what Manila accepts.  Additive increase,
+    multiplicative decrease, as TCP finds the rate a path takes:
+
+    - lowered: each new answer of a rate limit (429, or Manila's rate-limit
+      413; the client counts them in ``rate_limited``) halves the limit,
+      down to one;
+    - raised: by one once ``limit`` jobs that started under the current
+      limit (one round of it) have finished without a new rate limit's
+      answer, never above ``maximum``.  A job that started before the last
+      change does not count: it ran at another limit.  From one back to
+      eight takes 1 + 2 + ... + 7 = 28 jobs without a refusal: a limit met
+      again soon is met at a lower rate, and one that went away leaves the
+      task slow for a few rounds only;
+    - held: not raised while Manila answers writes much more slowly than at
+      first (``client.answer_times.slower()``: the median of the latest
+      answers of a kind of write more than twice that of the first ones).
+      Answers that slow down while the task sends no more than before mean
+      Manila's queue grows (other work, fewer API workers): another job at
+      once would wait in that queue, not finish sooner.  The rule only ever
+      keeps the limit where it is, so a wrong guess costs time, never a
+      refusal; a new round starts after a hold.
+
+    A task's run_steps may share one Pace (the fleet's reads, then its
+    writes), so that what one met carries into the next; ``summary()`` is
+    what the task reports.
+    """
+
+    def __init__(self, maximum):
+        self.maximum = self.limit = self.lowest = maximum
+        self.lowered = self.raised = self.held = 0
+        self.round = 0     # changes with the limit: which limit a job started under
+        self.done = 0      # jobs of this round finished without a rate limit's answer
+        self.seen = None   # the client's rate_limited when last looked at
+
+    def begin(self, client):
+        """A run_steps begins: rate limits met before this Pace's first run do not count."""
+        if self.seen is None:
+            self.seen = getattr(client, 'rate_limited', 0)
+
+    def observe(self, client):
+        """Lower the limit after a new rate limit's answer (True when one came)."""
+        seen = getattr(client, 'rate_limited', 0)
+        if self.seen is None or seen == self.seen:
+            self.seen = seen
+            return False
+        self.seen = seen
+        if self.limit > 1:
+            self.limit = max(1, self.limit // 2)
+            self.lowered += 1
+            self.lowest = min(self.lowest, self.limit)
+            client.warn("Manila's rate limit refused requests of this task, so it lowered the "
+                        'requests it sends at once to %d (concurrency %d); it raises them by one '
+                        'after each round of that many that meets no refusal.' % (
+                            self.limit, self.maximum))
+        self.next_round()
+        return True
+
+    def finished(self, client, started_round):
+        """A job that started in round ``started_round`` finished."""
+        if self.observe(client) or started_round != self.round or self.limit >= self.maximum:
+            return
+        self.done += 1
+        if self.done < self.limit:
+            return
+        times = getattr(client, 'answer_times', None)
+        slower = times.slower() if times is not None else None
+        if slower:
+            self.held += 1
+            if self.held == 1:
+                client.warn("Manila's answers got slower (%s), so this task sent no more "
+                            'requests at once than %d (concurrency %d) while they were.' % (
+                                slower, self.limit, self.maximum))
+        else:
+            self.limit += 1
+            self.raised += 1
+        self.next_round()
+
+    def next_round(self):
+        self.round += 1
+        self.done = 0
+
+    def summary(self):
+        """What the task reports: the limit it ended at, the lowest, and how
+        often it was lowered, raised and held."""
+        return dict(final=self.limit, lowest=self.lowest, lowered=self.lowered,
+                    raised=self.raised, held=self.held)
+
+
 # A poll of run_steps that fails (after the client's own retries of the read)
 # is tried again at the next poll; after this many failures in a row, every
 # item still waiting fails with what is known (poll_failed).
@@ -198,7 +288,7 @@ def counted(number, noun):
 
 
 def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=None,
-              max_delay=2.0, poll_failed=None):
+              max_delay=2.0, poll_failed=None, pace=None):
     """Take every item through ``steps``, each item at its own pace.
 
     Jobs run on a pool of ``workers`` threads that share the client (and so
@@ -212,9 +302,10 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     ManilaError of a job or a check goes to ``on_error(item, exc)`` (default:
     ``item.fail(exc)``); any other exception is a bug and ends the run.
 
-    A rate limit's answer (the client counts them in ``rate_limited``)
-    halves the number of jobs that run at once, down to one, for the rest of
-    the run, with a warning: items wait their turn in order.
+    How many jobs run at once follows ``pace`` (a ``Pace``; default: a new
+    one of ``workers``, which a given one replaces): halved after a rate
+    limit's answer, with a warning, and raised again by one after each round
+    without one; items wait their turn in order.
 
     A poll whose ``fetch`` raises a ManilaError (the client has already
     retried the read) is tried again at the next poll; an item whose deadline
@@ -227,28 +318,19 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
     position = {}
     running = {}
     waiting = {}
+    pace = pace or Pace(workers)
+    pace.begin(client)
+    workers = pace.maximum
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     poll = {'delays': None, 'at': None, 'failures': 0}
-    # Jobs at once: ``workers``, halved after each new rate limit's answer;
-    # the items whose job waits for a free place, in order.
-    pace = {'limit': workers, 'seen': getattr(client, 'rate_limited', 0)}
+    # The items whose job waits for a free place (pace.limit), in order.
     queued = collections.deque()
 
-    def slow_down():
-        seen = getattr(client, 'rate_limited', 0)
-        if seen == pace['seen']:
-            return
-        pace['seen'] = seen
-        if pace['limit'] > 1:
-            pace['limit'] = max(1, pace['limit'] // 2)
-            client.warn("Manila's rate limit refused requests of this task, so it sent at most "
-                        '%d at once from then on (concurrency %d).' % (pace['limit'], workers))
-
     def submit(item, step):
-        if len(running) >= pace['limit']:
+        if len(running) >= pace.limit:
             queued.append(item)
             return
-        running[pool.submit(call, step.run, item)] = item
+        running[pool.submit(call, step.run, item)] = (item, pace.round)
 
     def call(func, *args):
         try:
@@ -313,8 +395,8 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
             position[id(item)] = 0
             start(item)
         while running or waiting or queued:
-            slow_down()
-            while queued and len(running) < pace['limit']:
+            pace.observe(client)
+            while queued and len(running) < pace.limit:
                 item = queued.popleft()
                 submit(item, steps[position[id(item)]])
             if waiting and client.clock() >= poll['at']:
@@ -325,8 +407,9 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
                 finished = futures_wait(list(running), timeout=pause,
                                         return_when=FIRST_COMPLETED).done
                 for future in finished:
-                    item = running.pop(future)
+                    item, started = running.pop(future)
                     future.result()  # re-raises what is not a ManilaError
+                    pace.finished(client, started)
                     position[id(item)] += 1
                     start(item)
             else:

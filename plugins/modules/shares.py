@@ -20,14 +20,13 @@ description:
     project's shares finds every share of the list (not one lookup per share).
   - Writes go a few at a time (O(concurrency)); a write is sent again only after a
     5xx when Manila shows it was not applied (a lost answer is looked up, never sent
-    blindly again), or after a rate limit's answer (429), which never reached Manila;
-    after one, fewer requests go at once for the rest of the task. Waits are one poll loop over every busy share, one listing per
-    poll - for the shares, then for their access rules (C(access_rules_status)).
+    blindly again), or after a rate limit's answer (429), which never reached Manila
+    (and lowers O(concurrency) for a while). Waits are one poll loop over every busy
+    share, one listing per poll - for the shares, then for their rules (C(access_rules_status)).
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
-    Invalid input (a rule Manila would refuse, a share listed twice) fails the
-    task before any request.
+    Invalid input (a rule Manila would refuse, a share listed twice) fails the task before any request.
   - With O(marker) the task owns its shares, and O(purge) deletes the owned
     shares the list no longer names, unless they are locked (see those options).
 author:
@@ -46,8 +45,7 @@ attributes:
 options:
   shares:
     description:
-      - The shares, each identified by O(shares[].name) (or O(shares[].id)).
-        A share may be listed once.
+      - The shares, each identified by O(shares[].name) (or O(shares[].id)). A share may be listed once.
     type: list
     elements: dict
     required: true
@@ -55,31 +53,27 @@ options:
       name:
         description:
           - Name of the share. Without O(shares[].id) it identifies the share
-            (two shares with the name fail this entry); with it, the name the
-            share should have.
+            (two shares with the name fail this entry); with it, the name the share should have.
         type: str
       id:
         description: ID of an existing share; O(shares[].name) then renames it.
         type: str
       state:
         description:
-          - V(present) makes the share exist as described; V(absent) deletes it
-            (its rules go with it).
+          - V(present) makes the share exist as described; V(absent) deletes it (its rules go with it).
         type: str
         choices: [present, absent]
         default: present
       size:
         description:
-          - Size in GiB. Required to create the share; a different size extends
-            or shrinks an existing one.
+          - Size in GiB. Required to create the share; a different size extends or shrinks an existing one.
         type: int
       share_proto:
         description: Protocol, for example V(NFS) or V(CIFS). Required to create the share.
         type: str
       share_type:
         description:
-          - Share type name or ID; the cloud's default type when omitted (a cloud
-            without one fails this entry).
+          - Share type name or ID; the cloud's default type when omitted (a cloud without one fails this entry).
         type: str
       share_network:
         description: Share network name or ID (for types that handle share servers).
@@ -114,8 +108,7 @@ options:
         default: false
       restore:
         description:
-          - With V(present), restore the share from the recycle bin when only a
-            soft-deleted share matches.
+          - With V(present), restore the share from the recycle bin when only a soft-deleted share matches.
         type: bool
         default: false
       access_rules:
@@ -158,8 +151,7 @@ options:
             type: str
       purge_rules:
         description:
-          - Deny the rules of the share that O(shares[].access_rules) does not list.
-            Defaults to O(purge_rules).
+          - Deny the rules of the share that O(shares[].access_rules) does not list. Defaults to O(purge_rules).
         type: bool
       deletion_lock:
         description:
@@ -207,8 +199,12 @@ options:
     default: false
   concurrency:
     description:
-      - How many requests are sent at once (1 to 8), polls included, on the task's
+      - How many requests are sent at once at most (1 to 8), polls included, on the task's
         one session. More than the API server has workers for does not make it faster.
+      - Each new answer of Manila's rate limit (429, or its rate-limit 413) halves how many go at once,
+        down to one; each round of that many jobs (the writes or reads of one share) without one adds
+        one again, up to this number - not while Manila answers writes over twice as slowly as at first
+        (a kind of write's median of its last five answers against its first five). See RV(pace).
     type: int
     default: 4
   wait:
@@ -318,8 +314,7 @@ shares:
       type: dict
     export_paths:
       description:
-        - The paths a client mounts, Manila's preferred one first, admin-only
-          locations left out.
+        - The paths a client mounts, Manila's preferred one first, admin-only locations left out.
       type: list
       elements: str
     rules:
@@ -365,6 +360,13 @@ concurrency:
   description: The O(concurrency) the task ran with (what the role share_provision passed, say).
   returned: unless the input was refused before any request
   type: int
+pace:
+  description:
+    - How many requests went at once (see O(concurrency)) - C(final) what it ended at, C(lowest),
+      and how often it was C(lowered) (a rate limit), C(raised), and C(held) (slow answers).
+  returned: unless the input was refused before any request
+  type: dict
+  sample: {final: 4, lowest: 2, lowered: 1, raised: 2, held: 0}
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always

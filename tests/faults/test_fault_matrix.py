@@ -479,10 +479,10 @@ FLEET_CASES = [
     case('the fleet: a Keystone 503 mid-run, on the renewal of a short-lived token',
          lambda: [Fault('status', upstream='keystone', method='POST', path=TOKENS, after=1)],
          args={'token_lifetime': 122}),
-    case('the fleet: a create answered 429 with Retry-After: 1 halves its concurrency',
+    case('the fleet: a create answered 429 with Retry-After: 1 lowers its concurrency for a while',
          lambda: [Fault('status', method='POST', path=SHARES, status=429,
                         headers={'Retry-After': '1'})],
-         warning='sent at most 2 at once from then on (concurrency 4)'),
+         warning='lowered the requests it sends at once to 2 (concurrency 4)'),
 ]
 
 
@@ -516,6 +516,9 @@ def test_the_fleet_meets_a_fault(request, coll_path, admin, prefix, proxy, proxi
         assert [r['rules'][0]['state'] for r in results] == ['active', 'active'], first
         if warning:
             assert any(warning in w for w in first.warnings), first.warnings
+        if 'lowered the requests' in (warning or ''):
+            pace = first.result['pace']  # lowered once, by the one 429
+            assert (pace['lowered'], pace['lowest']) == (1, 2) and pace['final'] >= 2, first
         if args.get('token_lifetime'):
             # renewed during the run: the first token, the renewal answered 503, its retry
             assert len(tokens) >= 3 and [e['status'] for e in tokens[:2]] == [201, 503], tokens

@@ -60,10 +60,12 @@ GONE = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not foun
 
 
 class Exchange(object):
-    """One expected request and the answer (a response or an exception)."""
+    """One expected request and the answer (a response or an exception);
+    ``takes``: the seconds the answer takes on the session's clock (a
+    FakeClock; make_client gives it one)."""
 
     def __init__(self, method, path, answer, version=NEGOTIATED, experimental=False,
-                 authenticated=True, body=ANY_BODY):
+                 authenticated=True, body=ANY_BODY, takes=0):
         self.method = method
         self.path = path
         self.answer = answer
@@ -71,6 +73,7 @@ class Exchange(object):
         self.experimental = experimental
         self.authenticated = authenticated
         self.body = body
+        self.takes = takes
 
     def mismatches(self, call, negotiated):
         """What about ``call`` differs from this exchange (empty: it matches)."""
@@ -100,7 +103,7 @@ class Exchange(object):
 
 
 def expect(method, path, answer, **checks):
-    """An Exchange; ``checks``: version, experimental, authenticated, body."""
+    """An Exchange; ``checks``: version, experimental, authenticated, body (and takes)."""
     return Exchange(method, path, answer, **checks)
 
 
@@ -120,6 +123,8 @@ class ScriptedSession(object):
         self.calls = []
         # Set by make_client once the client negotiated.
         self.negotiated = None
+        # The FakeClock that an exchange's ``takes`` moves on (make_client sets it).
+        self.clock = None
         OPEN_SESSIONS.append(self)
 
     def request(self, url, method, raise_exc=True, authenticated=True, headers=None,
@@ -140,6 +145,8 @@ class ScriptedSession(object):
         if problems:
             raise AssertionError('request %d (%s %s) does not match the script: %s' % (
                 len(self.calls), method, call.path, '; '.join(problems)))
+        if exchange.takes:
+            self.clock.now += exchange.takes  # time passes, but nobody slept
         if isinstance(exchange.answer, Exception):
             raise exchange.answer
         return exchange.answer
@@ -228,6 +235,7 @@ def make_client(exchanges, max_version='2.99', cap=None, check_mode=False, clock
     from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
     clock = clock or FakeClock()
     session = ScriptedSession([versions_exchange(max_version)] + list(exchanges))
+    session.clock = clock
     client = ManilaClient(session, 'http://127.0.0.1:8786/v2', api_version_cap=cap,
                           check_mode=check_mode, sleep=clock.sleep, clock=clock)
     client.negotiate()

@@ -832,3 +832,67 @@ def test_an_endpoint_without_a_version_follows_the_self_link():
     client = ManilaClient(session, 'http://127.0.0.1:8786')
     client.negotiate()
     assert client.base_url == 'http://127.0.0.1:8786/manila/v2'
+
+
+# -- slow answers: how long Manila takes to answer writes ----------------------------------------
+
+@pytest.mark.parametrize('method,path,body,kind', [
+    ('POST', 'shares', {'share': {}}, 'POST shares'),
+    ('DELETE', '/shares/0b7f3ad2-7b1c-4f3e-9e58-2d1f4a6c1b20', None, 'DELETE shares/{id}'),
+    ('POST', 'shares/0b7f3ad2-7b1c-4f3e-9e58-2d1f4a6c1b20/action', {'allow_access': {}},
+     'POST shares/{id}/action (allow_access)'),
+    ('PUT', 'quota-sets/5c1d0f9e3a2b4c6d8e7f9a0b1c2d3e4f?share_type=gold', {}, 'PUT quota-sets/{id}'),
+    ('POST', 'shares/12/action', {}, 'POST shares/{id}/action'),
+])
+def test_write_kind(method, path, body, kind):
+    assert client_module.write_kind(method, path, body) == kind
+
+
+def test_answer_times_compare_medians_per_kind_once_both_windows_are_full():
+    times = client_module.AnswerTimes()
+    assert (times.first, times.recent, times.factor) == (5, 5, 2.0)
+    for seconds in (0.4, 0.5, 0.5, 0.6, 3.0):   # a slow one among the first
+        times.record('POST shares', seconds)
+    for seconds in (0.1, 0.1, 0.1, 0.1):
+        times.record('POST shares/{id}/action (allow_access)', seconds)
+    for seconds in (1.2, 1.2, 1.2, 1.2):
+        times.record('POST shares', seconds)
+    assert times.slower() is None                # four of the latest five so far
+    times.record('POST shares', 0.9)
+    assert times.slower() == ('POST shares answered in 1.20 s (the median of the last 5) '
+                              'against 0.50 s at first')
+    for seconds in (5.0, 0.5, 0.5):              # one slow answer is no trend
+        times.record('POST shares', seconds)
+    assert times.slower() is None
+    # rules: the fifth of their first answers, then slower than rules were (not than creates)
+    for seconds in (0.1, 0.25, 0.25, 0.25, 0.25):
+        times.record('POST shares/{id}/action (allow_access)', seconds)
+    assert times.slower() is None
+    times.record('POST shares/{id}/action (allow_access)', 0.3)
+    assert times.slower() == ('POST shares/{id}/action (allow_access) answered in 0.25 s (the '
+                              'median of the last 5) against 0.10 s at first')
+
+
+UUID = '0b7f3ad2-7b1c-4f3e-9e58-2d1f4a6c1b20'
+
+
+def test_the_client_times_only_the_writes_manila_accepted():
+    clock = FakeClock()
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail', ScriptedResponse(200, {'shares': []}), takes=4),
+        expect('POST', '/v2/shares/abc/action', ScriptedResponse(200, {'access_list': []}),
+               takes=4),
+        expect('POST', '/v2/shares', error(400), takes=4),
+        expect('POST', '/v2/shares', ScriptedResponse(429, {}, {'Retry-After': '1'}), takes=4),
+        expect('POST', '/v2/shares', ScriptedResponse(202, {'share': {}}), takes=0.25),
+        expect('DELETE', '/v2/shares/%s' % UUID, ScriptedResponse(202), takes=2),
+    ], clock=clock)
+    client.get('shares/detail')
+    client.action('shares/abc', 'access_list', read_only=True)
+    with pytest.raises(ManilaError):
+        client.post('shares', {'share': {}})
+    client.post('shares', {'share': {}})
+    client.delete('shares/%s' % UUID)
+    assert dict((kind, list(first) + list(latest)) for kind, (first, latest)
+                in client.answer_times.kinds.items()) == {
+        'POST shares': [0.25], 'DELETE shares/{id}': [2.0]}

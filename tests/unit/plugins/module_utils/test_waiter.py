@@ -33,6 +33,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
     ScriptedResponse,
+    expect,
     make_client,
 )
 
@@ -401,7 +402,7 @@ def test_run_steps_on_a_pool_and_a_bug_ends_the_run():
                   timeout=1, workers=2)
 
 
-def test_run_steps_halves_the_jobs_at_once_after_a_rate_limit():
+def test_run_steps_halves_the_jobs_at_once_after_a_rate_limit_and_raises_them_again():
     import time
 
     class Limited(Clocked):
@@ -433,14 +434,135 @@ def test_run_steps_halves_the_jobs_at_once_after_a_rate_limit():
             active['now'] -= 1
         item.log.append('job')
     items = [Item(str(n)) for n in range(10)]
+    pace = waiter.Pace(4)
     run_steps(client, items, [Step(run=job)], lambda its: {}, key=lambda i: i.name,
-              timeout=5, workers=4)
+              timeout=5, workers=4, pace=pace)
     assert all(i.log == ['job'] for i in items)
-    # the first four started together; every job started after the first ended ran
-    # with at most one other
-    assert all(seen[str(n)] <= 2 for n in range(4, 10)), seen
-    assert client.warnings == ["Manila's rate limit refused requests of this task, so it sent "
-                               'at most 2 at once from then on (concurrency 4).']
+    # the first four started together; the first two started after the rate limit ran
+    # with at most one other; never more than four at once
+    assert all(seen[str(n)] <= 2 for n in (4, 5)) and max(seen.values()) <= 4, seen
+    # lowered to 2; raised to 3 once two jobs started at 2 ended (the first four ran at
+    # 4 and do not count), and to 4 once three started at 3 ended
+    assert pace.summary() == dict(final=4, lowest=2, lowered=1, raised=2, held=0)
+    assert client.warnings == [
+        "Manila's rate limit refused requests of this task, so it lowered the requests it "
+        'sends at once to 2 (concurrency 4); it raises them by one after each round of that '
+        'many that meets no refusal.']
+
+
+RATE_LIMITED = {'overLimitFault': {'code': 413, 'message': 'This request was rate-limited.'}}
+
+
+def rounds(client, pace, count):
+    """``count`` rounds of jobs that start at the current limit and end without a
+    rate limit's answer; the limit after each."""
+    limits = []
+    for _round in range(count):
+        started = pace.round
+        for _job in range(pace.limit):
+            pace.finished(client, started)
+        limits.append(pace.limit)
+    return limits
+
+
+@pytest.mark.parametrize('status', [429, 413])
+def test_a_rate_limit_halves_the_pace_after_its_retry_after_and_each_round_adds_one(status):
+    clock = FakeClock()
+    created = ScriptedResponse(202, {'share': {'id': 'abc'}})
+    client, session = make_client([
+        ('POST', '/v2/shares', ScriptedResponse(status, RATE_LIMITED, {'Retry-After': '3'})),
+        ('POST', '/v2/shares', created),
+        ('POST', '/v2/shares', ScriptedResponse(status, RATE_LIMITED, {'Retry-After': '2'})),
+        ('POST', '/v2/shares', created),
+    ], clock=clock)
+    pace = waiter.Pace(8)
+    pace.begin(client)
+    started = pace.round
+    client.post('shares', {'share': {}})
+    assert clock.sleeps == [3.0]  # as Retry-After asked, then sent again
+    pace.finished(client, started)
+    assert (pace.limit, pace.lowered) == (4, 1)
+    # one round of jobs that started before the change does not count
+    for _job in range(8):
+        pace.finished(client, started)
+    assert pace.limit == 4
+    assert rounds(client, pace, 6) == [5, 6, 7, 8, 8, 8]  # never above the maximum
+    started = pace.round
+    client.post('shares', {'share': {}})
+    assert clock.sleeps == [3.0, 2.0]
+    pace.finished(client, started)
+    assert pace.summary() == dict(final=4, lowest=4, lowered=2, raised=4, held=0)
+    assert session.requests()[1:] == ['POST /v2/shares'] * 4
+
+
+def test_the_pace_goes_down_to_one_and_a_limit_met_there_starts_the_round_again():
+    class Counted(Clocked):
+        rate_limited = 0
+
+        def warn(self, message):
+            pass
+    client = Counted()
+    pace = waiter.Pace(8)
+    pace.begin(client)
+    limits = []
+    for _limit in range(4):
+        client.rate_limited += 1
+        pace.observe(client)
+        limits.append(pace.limit)
+    assert limits == [4, 2, 1, 1] and pace.lowered == 3 and pace.lowest == 1
+    started = pace.round
+    pace.finished(client, started)  # one job at 1: a round
+    assert pace.limit == 2
+    started = pace.round
+    pace.finished(client, started)
+    client.rate_limited += 1  # the round's second job met a rate limit
+    pace.finished(client, started)
+    assert pace.limit == 1 and pace.raised == 1
+    assert rounds(client, pace, 8) == [2, 3, 4, 5, 6, 7, 8, 8]  # 1 + 2 + ... + 7 jobs
+
+
+def test_a_pace_raises_nothing_before_it_was_lowered_nor_counts_limits_from_before_its_run():
+    class Counted(Clocked):
+        rate_limited = 5   # met before the run (the fleet's listing, say)
+    client = Counted()
+    pace = waiter.Pace(4)
+    pace.begin(client)
+    assert rounds(client, pace, 3) == [4, 4, 4]
+    assert pace.summary() == dict(final=4, lowest=4, lowered=0, raised=0, held=0)
+
+
+def test_the_pace_is_held_while_manila_answers_writes_twice_as_slowly_as_at_first():
+    clock = FakeClock()
+    share = ScriptedResponse(202, {'share': {'id': 'abc'}})
+    client, session = make_client(
+        [expect('POST', '/v2/shares', share, takes=0.5)] * 5
+        + [('POST', '/v2/shares', ScriptedResponse(429, RATE_LIMITED, {'Retry-After': '1'}))]
+        + [expect('POST', '/v2/shares', share, takes=1.5)] * 5
+        + [expect('POST', '/v2/shares', share, takes=0.6)] * 5, clock=clock)
+    pace = waiter.Pace(4)
+    pace.begin(client)
+    started = pace.round
+    for _write in range(5):
+        client.post('shares', {'share': {}})
+    assert client.answer_times.slower() is None
+    client.post('shares', {'share': {}})   # 429, then 1.5 s
+    pace.finished(client, started)
+    assert pace.limit == 2
+    for _write in range(4):
+        client.post('shares', {'share': {}})
+    assert client.answer_times.slower() == ('POST shares answered in 1.50 s (the median of the '
+                                            'last 5) against 0.50 s at first')
+    assert rounds(client, pace, 2) == [2, 2]
+    assert (pace.held, pace.raised) == (2, 0)
+    for _write in range(5):
+        client.post('shares', {'share': {}})   # answered as fast as at first again
+    assert rounds(client, pace, 2) == [3, 4]
+    assert pace.summary() == dict(final=4, lowest=2, lowered=1, raised=2, held=2)
+    assert client.warnings[-1] == (
+        "Manila's answers got slower (POST shares answered in 1.50 s (the median of the last "
+        '5) against 0.50 s at first), so this task sent no more requests at once than 2 '
+        '(concurrency 4) while they were.')
+    assert len(session.writes()) == 16
 
 
 @pytest.mark.parametrize('workers,on_pool', [(None, False), (1, False), (2, True), (3, True)])

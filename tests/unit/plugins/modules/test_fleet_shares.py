@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import threading
+
 from keystoneauth1 import access as ksa_access
 from keystoneauth1 import exceptions as ksa_exc
 from keystoneauth1.identity import base as ksa_identity
@@ -21,6 +23,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
 from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
+from ansible_collections.openkeel.manila.plugins.module_utils.fleet import Fleet
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
     ScriptedResponse,
@@ -94,6 +97,7 @@ def test_a_no_op_is_one_listing_then_rules_and_exports_per_share(monkeypatch):
     assert len(session.calls) == 2 * 3 + 2
     assert result['manila_requests'] == len(session.calls)
     assert result['concurrency'] == 1
+    assert result['pace'] == dict(final=1, lowest=1, lowered=0, raised=0, held=0)
     assert [r['name'] for r in result['shares']] == ['data1', 'data2', 'data3']
     assert result['shares'][0]['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
     assert result['shares'][0]['rules'][0]['access_to'] == '10.0.1.0/24'
@@ -601,6 +605,66 @@ def test_a_user_who_may_not_read_quotas_is_told_the_preflight_was_skipped(monkey
     ])
     assert not isinstance(outcome, Fail), outcome.result
     assert any('quota preflight was skipped' in w for w in outcome.result['warnings'])
+
+
+def test_creates_in_flight_never_exceed_the_room_the_preflight_lets_through(monkeypatch):
+    """Fleet.check_quotas bounds the writes in flight: at concurrency 8, a run within
+    the room has all its creates in flight at once, which is no more than the room;
+    one create more is refused before any is sent."""
+    own_project(monkeypatch)
+    flight = {'now': 0, 'most': 0, 'sent': 0}
+    lock = threading.Lock()
+    together = threading.Barrier(3, timeout=10)
+
+    def send_share(_fleet, item):
+        """The create, counted while in flight (nothing follows it: no share, no wait)."""
+        with lock:
+            flight['now'] += 1
+            flight['sent'] += 1
+            flight['most'] = max(flight['most'], flight['now'])
+        together.wait()  # only passes with three creates in flight at once
+        with lock:
+            flight['now'] -= 1
+        item.wrote = True
+    monkeypatch.setattr(Fleet, 'send_share', send_share)
+
+    def create(count, room):
+        return run_scripted(monkeypatch, fleet_module, {'concurrency': 8, 'shares': [
+            entry(n, size=1, share_type='default', access_rules=None) for n in range(1, count + 1)]}, [
+            listing(),
+            BINNED,
+            ('GET', QUOTA_DETAIL, quota_detail((10, 10 - room), (1000, 0))),
+            ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 10 - room), (-1, 0))),
+        ])
+    outcome, _session = create(3, room=3)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True and flight == dict(now=0, most=3, sent=3)
+    outcome, _session = create(4, room=3)
+    assert isinstance(outcome, Fail)
+    assert 'this run would need 4 shares more; it has room for 3' in outcome.result['msg']
+    assert flight['sent'] == 3
+
+
+def test_a_rate_limited_create_lowers_the_pace_and_the_next_job_raises_it_again(monkeypatch):
+    created = share(1)
+    outcome, session = run_scripted(monkeypatch, fleet_module, {'concurrency': 2, 'shares': [
+        entry(1, share_type='default', access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('POST', '/v2/shares', ScriptedResponse(429, {}, {'Retry-After': '2'})),
+        ('POST', '/v2/shares', ScriptedResponse(202, {'share': created})),
+        listing(created),
+        ('GET', '/v2/shares/detail?name=data1', ScriptedResponse(200, {'shares': [created]})),
+        exports_of(1),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    # the create ended lowered (2 -> 1); the next job (settle_created) was a round at 1
+    assert result['concurrency'] == 2
+    assert result['pace'] == dict(final=2, lowest=1, lowered=1, raised=1, held=0)
+    assert "it lowered the requests it sends at once to 1 (concurrency 2)" in ' '.join(
+        result['warnings'])
+    assert [c.method for c in session.writes()] == ['POST', 'POST']
 
 
 # -- delete locks (deletion_lock, API 2.81; issue 24) ---------------------------------
