@@ -5,6 +5,8 @@
                                      [--forms role,tasks,cli] [--creates-up-to 20]
     python tests/benchmarks/fleet.py --quick [--cloud member]
     python tests/benchmarks/fleet.py --sizes 20 --projects CLOUD1,CLOUD2,...
+    python tests/benchmarks/fleet.py --sizes 20 --clouds-yaml CLOUDS_BENCH_YAML \
+        --cloud bench-9 --projects bench-1,bench-2,bench-3,bench-4
     python tests/benchmarks/fleet.py --sizes 20 --role-concurrency 8
 
 For each N of --sizes, N shares with two access rules each are created, and
@@ -38,6 +40,9 @@ before it with --role-concurrency-first).
 --projects: the role across several projects instead (an inventory with one
 host per project, each with N shares, ``forks`` equal to the projects),
 against the floor for all of their shares in the project of --cloud.
+``tests/cloud/manila-cloud bench-projects N`` makes member projects bench-1 to
+bench-N for it, with their clouds in clouds-bench.yaml beside clouds.yaml
+(give it as --clouds-yaml).
 
 --quick (for CI; 2.5 minutes on the loaded test machine): 20 shares created and checked with the
 module and checked with the floor; it fails when a request count exceeds
@@ -147,6 +152,7 @@ class Bench(object):
         self.root = self.helpers.collection_path()
         self.cloud = options.cloud
         self.runs = options.runs
+        self.timeout = options.timeout
         self.prefix = 'bench-fleet-%s-' % ''.join(random.choice(string.ascii_lowercase)
                                                   for _n in range(5))
         self.marker = {'key': 'openkeel-bench', 'value': self.prefix}
@@ -155,8 +161,8 @@ class Bench(object):
         self.project_names = {}     # cloud: names (the many-projects case)
         self.floor = {}
         self.log_dir = options.log_dir
-        self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=os.path.join(
-            self.helpers.CLOUD_DIR, 'clouds.yaml'))
+        self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=getattr(
+            options, 'clouds_yaml', None) or os.path.join(self.helpers.CLOUD_DIR, 'clouds.yaml'))
         self.playbook_dir = tempfile.mkdtemp(prefix='okbench-play-')
         for name, text in (('role.yml', PLAYBOOK), ('ping.yml', PING)):
             with open(os.path.join(self.playbook_dir, name), 'w') as handle:
@@ -194,6 +200,8 @@ class Bench(object):
         extra = {'share_provision_shares': shares, 'share_provision_cloud': self.cloud,
                  'share_provision_marker': self.marker,
                  'ansible_python_interpreter': sys.executable}
+        if self.timeout:
+            extra['share_provision_timeout'] = self.timeout
         if concurrency is not None:
             # as an AWX survey text field gives it
             extra['share_provision_concurrency'] = str(concurrency)
@@ -553,6 +561,13 @@ def main():
     parser.add_argument('--projects', help='clouds of clouds.yaml, one per project (comma-'
                         'separated): the role across them with forks = projects, N = --sizes '
                         'shares each, against the floor for all of them in the first one')
+    parser.add_argument('--timeout', type=int,
+                        help='share_provision_timeout for the role (its default: 180 s for '
+                        'each wait of each share; 1,000 shares may queue longer)')
+    parser.add_argument('--clouds-yaml',
+                        help='the clouds.yaml to use (default: the local cloud\'s); '
+                        'the projects of `manila-cloud bench-projects N` are in its '
+                        'clouds-bench.yaml')
     parser.add_argument('--log-dir', help='write the requests of each case there (JSON)')
     parser.add_argument('--role-concurrency', default='',
                         help='the role once more with each share_provision_concurrency given '

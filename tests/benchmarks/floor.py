@@ -37,7 +37,7 @@ import openstack.config
 
 CONCURRENCY = 8
 POLL = 0.5
-TIMEOUT = 600
+TIMEOUT = 1800    # each wait; 1,000 shares queue behind each other in Manila
 VERSION_HEADER = 'X-OpenStack-Manila-API-Version'
 
 

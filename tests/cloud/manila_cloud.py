@@ -1,6 +1,6 @@
 """A real, local OpenStack Manila (with Keystone) for the collection's tests.
 
-Subcommands: up, down, status, purge, env.  See tests/cloud/README.md.
+Subcommands: up, down, status, purge, env, lane-config, bench-projects.  See tests/cloud/README.md.
 
 Standard library only: the wrapper tests/cloud/manila-cloud runs it with
 the machine's python3; it builds a virtualenv of its own for the services.
@@ -73,6 +73,14 @@ SECRETS = os.path.join(STATE, 'secrets.json')
 SETTINGS = os.path.join(STATE, 'settings.json')
 # The lanes' users live in the base cloud's Keystone.
 LANES_FILE = os.path.join(BASE_STATE, 'data', 'lanes.json')
+# The benchmark's member projects (`bench-projects N`): {name: project ID},
+# and their clouds (a file of their own: `up` rewrites clouds.yaml).
+BENCH_FILE = os.path.join(BASE_STATE, 'data', 'bench-projects.json')
+BENCH_CLOUDS_YAML = os.path.join(BASE_STATE, 'clouds-bench.yaml')
+BENCH_MAX = 50
+# Seconds for one Manila request of bench-projects: a benchmark may be
+# keeping every worker of the API busy.
+MANILA_TIMEOUT = 180
 if RELEASE:
     # The checkout's file is the current Manila's.
     INTEGRATION_CONFIG = os.path.join(STATE, 'integration_config.yml')
@@ -1443,6 +1451,16 @@ def read_lanes():
     return {int(k): v for k, v in data.items()}
 
 
+def read_bench():
+    """{name: project ID} of the benchmark projects (bench-projects N)."""
+    return read_json(BENCH_FILE) or {}
+
+
+def bench_name(number):
+    """Project, user and cloud of benchmark project NUMBER (1, 2, ...)."""
+    return 'bench-%d' % number
+
+
 def lanes_known(users):
     lanes = read_lanes()
     return all(lanes.get(u.lane, {}).get(u.kind, {}).get('project')
@@ -1679,6 +1697,24 @@ def write_clouds_yaml(sec):
     clouds.update(paged_clouds)
     write_file(CLOUDS_YAML, '# written by tests/cloud/manila-cloud\n'
                + to_yaml({'clouds': clouds}) + '\n', mode=0o600)
+
+
+def write_bench_clouds_yaml(bench, sec):
+    """clouds-bench.yaml: the clouds of the benchmark projects, and those of
+    lane 1 (admin, member), so that one file serves a benchmark."""
+    clouds = {}
+    for u in lane_users():
+        if u.lane == 1:
+            clouds[u.cloud] = {'auth_type': 'password', 'region_name': 'RegionOne',
+                               'identity_api_version': 3,
+                               'auth': auth_dict(u.user, sec[u.user], u.project)}
+    for name in sorted(bench, key=lambda n: int(n.split('-')[1])):
+        clouds[name] = {'auth_type': 'password', 'region_name': 'RegionOne',
+                        'identity_api_version': 3,
+                        'auth': auth_dict(name, sec[name], name)}
+    write_file(BENCH_CLOUDS_YAML, '# written by tests/cloud/manila-cloud '
+               'bench-projects\n' + to_yaml({'clouds': clouds}) + '\n',
+               mode=0o600)
 
 
 def integration_vars(sec, lane=None):
@@ -2019,6 +2055,80 @@ def cmd_lane_config(lane, path):
     return 0
 
 
+def cmd_bench_projects(count):
+    """Exactly COUNT benchmark member projects, bench-1 .. bench-COUNT.
+
+    Each is a Keystone project with a user of the same name (roles member
+    and reader, as a lane's member), the Manila quotas of a lane's project,
+    and a cloud of the same name in clouds.yaml.  Projects that exist are
+    kept as they are (running it again changes nothing); those above COUNT
+    are removed, unless they still hold shares.  No service is restarted.
+    """
+    try:
+        count = int(count)
+    except ValueError:
+        count = -1
+    if RELEASE:
+        raise CloudError('bench-projects works on the base cloud (without '
+                         'OPENKEEL_MANILA_RELEASE)')
+    if not 0 <= count <= BENCH_MAX:
+        raise CloudError('N must be a number from 0 to %d' % BENCH_MAX)
+    if not read_lanes() or not os.path.exists(CLOUDS_YAML):
+        raise CloudError('no cloud in %s: run tests/cloud/manila-cloud up '
+                         'first' % STATE)
+    sec = read_json(SECRETS) or {}
+    wanted = [bench_name(n) for n in range(1, count + 1)]
+    missing = [name for name in wanted if name not in sec]
+    if missing:
+        sec.update((name, secrets.token_urlsafe(18)) for name in missing)
+        write_file(SECRETS, json.dumps(sec, indent=1), mode=0o600)
+    http = keystone_login('admin', sec['admin'], 'admin')
+    hdr = manila_headers()
+    roles = {r: ks_find(http, 'roles', r)['id'] for r in ('member', 'reader')}
+    bench = read_bench()
+    for name in wanted:
+        project_id = ks_ensure(http, 'projects', name, {
+            'domain_id': 'default', 'enabled': True,
+            'description': 'benchmark project (manila-cloud bench-projects)'
+        })['id']
+        user_id = ks_user(http, name, sec[name], project_id)['id']
+        for role in ('member', 'reader'):
+            http.call('PUT', '%s/projects/%s/users/%s/roles/%s' % (
+                KEYSTONE_URL, project_id, user_id, roles[role]), ok=(204,))
+        if bench.get(name) != project_id:
+            # once, for a new project (the file names it once this is done)
+            http.call('PUT', '%s/quota-sets/%s' % (MANILA_URL, project_id),
+                      {'quota_set': QUOTAS}, headers=hdr,
+                      timeout=MANILA_TIMEOUT)
+        bench[name] = project_id
+        write_file(BENCH_FILE, json.dumps(bench, indent=1, sort_keys=True))
+    for name in sorted(set(bench) - set(wanted)):
+        project_id = bench[name]
+        left = http.body('GET', '%s/shares?all_tenants=1&project_id=%s' % (
+            MANILA_URL, project_id), headers=hdr,
+            timeout=MANILA_TIMEOUT)['shares']
+        if left:
+            raise CloudError('%s still has %d share(s): delete them first'
+                             % (name, len(left)))
+        http.call('DELETE', '%s/quota-sets/%s' % (MANILA_URL, project_id),
+                  headers=hdr, ok=(200, 202, 204), timeout=MANILA_TIMEOUT)
+        user = ks_find(http, 'users', name)
+        if user:
+            http.call('DELETE', '%s/users/%s' % (KEYSTONE_URL, user['id']),
+                      ok=(204,))
+        http.call('DELETE', '%s/projects/%s' % (KEYSTONE_URL, project_id),
+                  ok=(204, 404))
+        del bench[name]
+        sec.pop(name, None)
+        write_file(BENCH_FILE, json.dumps(bench, indent=1, sort_keys=True))
+        write_file(SECRETS, json.dumps(sec, indent=1), mode=0o600)
+    write_bench_clouds_yaml(bench, sec)
+    print('benchmark projects: %s (clouds of the same names in %s)' % (
+        ', '.join(sorted(bench, key=lambda n: int(n.split('-')[1])))
+        or 'none', BENCH_CLOUDS_YAML))
+    return 0
+
+
 def take_lock(command):
     """Serialise up/down/purge: several developers share one cloud."""
     # Beside the state directory, not in it: purge must not remove it.
@@ -2047,6 +2157,14 @@ def take_lock(command):
 def main(argv):
     cmds = {'up': cmd_up, 'down': cmd_down, 'status': cmd_status,
             'purge': cmd_purge, 'env': cmd_env}
+    if len(argv) == 3 and argv[1] == 'bench-projects':
+        lock = take_lock('bench-projects')  # not while up/down/purge run
+        del lock
+        try:
+            return cmd_bench_projects(argv[2])
+        except CloudError as exc:
+            print('ERROR: %s' % exc, file=sys.stderr)
+            return 1
     if len(argv) == 4 and argv[1] == 'lane-config':
         try:
             return cmd_lane_config(argv[2], argv[3])
@@ -2054,7 +2172,7 @@ def main(argv):
             print('ERROR: %s' % exc, file=sys.stderr)
             return 1
     if len(argv) != 2 or argv[1] not in cmds:
-        print('usage: %s {%s} | lane-config K PATH' % (
+        print('usage: %s {%s} | lane-config K PATH | bench-projects N' % (
             os.path.basename(argv[0]), '|'.join(cmds)), file=sys.stderr)
         return 2
     try:

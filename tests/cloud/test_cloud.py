@@ -25,6 +25,8 @@ CLOUDS_YAML = os.path.join(STATE, 'clouds.yaml')
 # The clouds NAME-paged alone (clouds.yaml has them too): they reach the
 # second Manila API, whose osapi_max_limit is PAGED_LIMIT.
 PAGED_CLOUDS_YAML = os.path.join(STATE, 'clouds-paged.yaml')
+# The clouds of the benchmark projects (manila-cloud bench-projects N).
+BENCH_CLOUDS_YAML = os.path.join(STATE, 'clouds-bench.yaml')
 PAGED_LIMIT = 5
 REQUEST_LOG = os.path.join(STATE, 'logs', 'manila-requests.log')
 POOL_ALPHA = 'openkeel@alpha#fake_pool_for_ALPHA'
@@ -475,6 +477,46 @@ def test_lanes_see_only_their_own_shares():
             'GET', '/shares?all_tenants=1')['shares']]
     finally:
         owner.delete('/shares/' + share_id, 'share')
+
+
+def test_bench_projects():
+    """`bench-projects N` makes one member project more than there are, with
+    its user, quotas and cloud; again changes nothing; back to the number
+    before, that project is gone and the others are kept."""
+    script = os.path.join(HERE, 'manila-cloud')
+    path = os.path.join(STATE, 'data', 'bench-projects.json')
+
+    def bench():
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except OSError:
+            return {}
+    before = bench()
+    added = 'bench-%d' % (len(before) + 1)
+    lane_ids = set(u['project_id'] for us in lanes().values() for u in us.values())
+    try:
+        made = []
+        for _run in range(2):
+            subprocess.run([script, 'bench-projects', str(len(before) + 1)], check=True)
+            now = bench()
+            assert now == dict(before, **{added: now[added]}), now
+            made.append(now[added])
+        assert made[0] == made[1]
+        cloud = Cloud(added, clouds_yaml=BENCH_CLOUDS_YAML)
+        assert cloud.project_id == made[0]
+        assert cloud.project_id not in lane_ids
+        assert cloud.call('GET', '/scheduler-stats/pools').status_code == 403
+        quota = cloud.ok('GET', '/quota-sets/%s' % cloud.project_id)['quota_set']
+        assert quota['shares'] >= 200 and quota['gigabytes'] >= 200, quota
+        assert cloud.ok('GET', '/shares')['shares'] == []
+    finally:
+        subprocess.run([script, 'bench-projects', str(len(before))], check=True)
+    assert bench() == before
+    with open(BENCH_CLOUDS_YAML) as f:
+        listed = yaml.safe_load(f)['clouds']
+    assert added not in listed
+    assert set(before) | {'admin', 'member'} == set(listed)
 
 
 def test_lane_config(tmp_path):
