@@ -346,6 +346,31 @@ def test_progress_400_means_none_and_the_wait_reads_the_share():
         'migration_driver_phase1_done'
 
 
+def test_progress_500_of_instances_in_inconsistent_states_means_none():
+    # Manila 2023.2, a moment after a cancel: the progress action fails with
+    # ShareMigrationFailed (HTTP 500); the wait reads the share instead.
+    inconsistent = ScriptedResponse(500, {'computeFault': {
+        'code': 500, 'message': 'Share migration failed: Share instances None and None in '
+                                'inconsistent states, cannot continue share migration for share %s.' % SID}})
+    client, session = make_client([
+        expect('POST', ACTION, inconsistent, experimental=True, body={'migration_get_progress': None}),
+        ('GET', SHARE_PATH, ScriptedResponse(200, {'share': share(
+            'migration_cancelled', status='available')})),
+    ], max_version='2.82')
+    api = MigrationAPI(client, timeout=60)
+    assert api.wait_cancelled(share('migration_driver_in_progress'))['task_state'] == \
+        'migration_cancelled'
+
+
+def test_progress_other_500_is_raised():
+    client, session = make_client([
+        expect('POST', ACTION, ScriptedResponse(500, {'computeFault': {
+            'code': 500, 'message': 'The server has either erred'}}), experimental=True),
+    ], max_version='2.82')
+    with pytest.raises(ManilaError):
+        MigrationAPI(client, timeout=60).progress(SID)
+
+
 @pytest.mark.parametrize('call', ['start', 'complete', 'cancel', 'instances', 'progress'])
 def test_member_gets_admin_only_message(call):
     forbidden = ScriptedResponse(403, {'forbidden': {
