@@ -248,45 +248,45 @@ class SecurityServiceModule(ManilaModule):
     def find_current(self):
         return self.api.find(self.params['name'], self.params['id'])
 
-    def plan(self, service):
+    def plan(self, current):
         p = self.params
         if p['state'] == 'absent':
-            networks = self.api.networks_of(service)
+            networks = self.api.networks_of(current)
             if networks:
                 raise InvalidInput(
                     '%s is attached to share network(s) %s; Manila deletes no service that '
                     'is attached. Detach it first (the share network\'s security_services '
                     'without it, purge_security_services=true).' % (
-                        label(service), ', '.join(networks)))
-            return plan_absent(service)
-        if service is None:
+                        label(current), ', '.join(networks)))
+            return plan_absent(current)
+        if current is None:
             if p['id']:
                 raise InvalidInput('No security service with ID %s exists; a service cannot '
                                    'be created with a given ID (leave out "id" to create '
                                    'one).' % p['id'])
             return plan_create(self.desired)
-        plan = plan_update(service, self.desired, rename=bool(p['id']),
+        plan = plan_update(current, self.desired, rename=bool(p['id']),
                            update_password=p['update_password'])
         if plan.action == NOTHING:
             return plan
         restricted = plan.restricted()
         if restricted:
-            networks = self.api.networks_in_use(self.api.networks_of(service))
+            networks = self.api.networks_in_use(self.api.networks_of(current))
             if networks:
-                raise InvalidInput(in_use_error(service, restricted, networks,
+                raise InvalidInput(in_use_error(current, restricted, networks,
                                                 self.client.supports(
                                                     'share_network_in_use_updates')))
         if plan.password_unknown:
             self.warn('Manila does not show the password of %s, so it cannot be compared: '
-                      'update_password=always sends it on every run.' % label(service))
+                      'update_password=always sends it on every run.' % label(current))
         return plan
 
     @staticmethod
-    def predict(plan, service):
+    def predict(plan, current):
         if plan.action == CREATE:
             return plan.body
         if plan.action == UPDATE:
-            return dict(service, **dict((k, v) for k, v in plan.body.items()
+            return dict(current, **dict((k, v) for k, v in plan.body.items()
                                         if k != 'password'))
         return None
 
@@ -305,8 +305,8 @@ class SecurityServiceModule(ManilaModule):
     def apply_delete(self, plan, service):
         self.api.delete(service['id'])
 
-    def result(self, plan, service):
-        return dict(security_service=public_view(service))
+    def result(self, plan, resource):
+        return dict(security_service=public_view(resource))
 
 
 def main():

@@ -330,23 +330,23 @@ class ShareAccessModule(ManilaModule):
         self.share = self.shares.require(self.params['share'])
         return self.access.list(self.share['id'])
 
-    def plan(self, existing):
+    def plan(self, current):
         p = self.params
-        plan = plan_rules(existing, self.desired, p['state'], p['purge_rules'],
+        plan = plan_rules(current, self.desired, p['state'], p['purge_rules'],
                           update_in_place=self.client.supports('update_access_level'))
         explain_plan(plan, self.client.version, self.warn)
-        plan.before = dict(rules=live_view(existing))
+        plan.before = dict(rules=live_view(current))
         plan.after = plan.before
         if plan.changed:
-            plan.predicted = predicted_rules(existing, plan)
+            plan.predicted = predicted_rules(current, plan)
             plan.after = dict(rules=diff_view(plan.predicted))
         return plan
 
     @staticmethod
-    def predict(plan, existing):
+    def predict(plan, current):
         return plan.predicted
 
-    def apply(self, plan, existing):
+    def apply(self, plan, current):
         p = self.params
         if share_needs_wait_for_rules(self.client, self.share, p['wait']):
             self.share = self.shares.wait(self.share)
@@ -355,9 +355,9 @@ class ShareAccessModule(ManilaModule):
         plan.after = dict(rules=live_view(rules))
         return rules
 
-    def result(self, plan, rules):
+    def result(self, plan, resource):
         share = self.share
-        rules = list(rules)
+        rules = list(resource)
         if self.params['return_access_keys']:
             rules = with_access_keys(self.access, share['id'], rules)
         return dict(rules=rules, share=dict(id=share['id'], name=share.get('name'),

@@ -288,12 +288,12 @@ class ShareNetworkModule(ManilaModule):
             self.services = self.api.resolve_services(p['security_services'], self.attached)
         return network
 
-    def plan(self, network):
+    def plan(self, current):
         if self.params['state'] == 'absent':
-            return self.plan_absent(network)
-        if network is None:
+            return self.plan_absent(current)
+        if current is None:
             return self.plan_create()
-        return self.plan_update(network)
+        return self.plan_update(current)
 
     def plan_create(self):
         p = self.params
@@ -343,13 +343,13 @@ class ShareNetworkModule(ManilaModule):
                 network_label(network), '; '.join(reasons)))
         return plan
 
-    def predict(self, plan, network):
+    def predict(self, plan, current):
         if plan.action == CREATE:
             # Check mode shows the services the task declares as attached.
             self.attached = self.services
             return dict(plan.predicted, share_network_subnets=[
                 dict(s, id=None) for s in plan.after['subnets']])
-        return None if plan.action == DELETE else network
+        return None if plan.action == DELETE else current
 
     def apply_create(self, plan, current):
         p = self.params
@@ -386,8 +386,8 @@ class ShareNetworkModule(ManilaModule):
         plan.after = diff_view(network, self.attached)
         return network
 
-    def result(self, plan, network):
-        return dict(share_network=result_view(network, self.attached) if network else {})
+    def result(self, plan, resource):
+        return dict(share_network=result_view(resource, self.attached) if resource else {})
 
 
 def main():

@@ -192,19 +192,19 @@ class ShareQuotaModule(ManilaModule):
         """The limits in force (never None: state=absent resets them)."""
         return self.api.limits(self.scope)
 
-    def plan(self, actual):
+    def plan(self, current):
         scope = self.scope
         if self.params['state'] == 'absent':
             if scope.user_id or scope.share_type:
                 reference = self.api.project_limits(scope.project_id)
             else:
                 reference = self.api.defaults(scope.project_id)
-            plan = plan_absent(actual, reference)
+            plan = plan_absent(current, reference)
             plan.reference = reference
             if plan.changed:
                 self.refuse_member(scope)
             return plan
-        plan = plan_present(actual, self.quotas)
+        plan = plan_present(current, self.quotas)
         if plan.changed:
             self.refuse_member(scope)
             if not scope.quota_class and not self.params['force']:
@@ -214,8 +214,8 @@ class ShareQuotaModule(ManilaModule):
         return plan
 
     @staticmethod
-    def predict(plan, actual):
-        return dict(actual, **(plan.after if plan.action == RESET else plan.body))
+    def predict(plan, current):
+        return dict(current, **(plan.after if plan.action == RESET else plan.body))
 
     def apply_update(self, plan, actual):
         now = self.api.update(self.scope, plan.body, force=self.params['force'])
@@ -225,8 +225,8 @@ class ShareQuotaModule(ManilaModule):
         self.api.reset(self.scope, plan.reference)
         return self.api.limits(self.scope)
 
-    def result(self, plan, limits):
-        extra = {'quotas': limits}
+    def result(self, plan, resource):
+        extra = {'quotas': resource}
         if self.scope.project_id:
             extra['project_id'] = self.scope.project_id
         return extra

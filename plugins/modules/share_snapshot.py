@@ -332,12 +332,12 @@ class ShareSnapshotModule(ManilaModule):
         return dict((k, p[k]) for k in ('name', 'description', 'metadata'))
 
     # -- the hooks of the converge template (base.ManilaModule) ------------
-    def plan(self, snapshot):
+    def plan(self, current):
         if self.params['state'] == 'absent':
-            return plan_absent(snapshot)
-        if snapshot is None:
+            return plan_absent(current)
+        if current is None:
             return plan_take(self)
-        return self.plan_changes(snapshot)
+        return self.plan_changes(current)
 
     def plan_changes(self, snapshot):
         p = self.params
@@ -347,8 +347,8 @@ class ShareSnapshotModule(ManilaModule):
                            rename=bool(p['id']))
 
     @staticmethod
-    def predict(plan, snapshot):
-        return snapshot if plan.action == UPDATE else None
+    def predict(plan, current):
+        return current if plan.action == UPDATE else None
 
     def apply_create(self, plan, current):
         return take_snapshot(self, plan)
@@ -367,8 +367,8 @@ class ShareSnapshotModule(ManilaModule):
         if snapshot is not None and self.params['wait']:
             self.snapshots.wait_gone(snapshot)
 
-    def result(self, plan, snapshot):
-        return dict(snapshot=self.snapshot_view(snapshot))
+    def result(self, plan, resource):
+        return dict(snapshot=self.snapshot_view(resource))
 
     # -- result ------------------------------------------------------------
     def finish_snapshot(self, plan, snapshot, changed=None, **result):

@@ -244,11 +244,11 @@ class ShareTypeModule(ManilaModule):
     def find_current(self):
         return self.api.find(self.params['name'])
 
-    def plan(self, share_type):
+    def plan(self, current):
         p = self.params
         if p['state'] == 'absent':
-            return self.plan_absent(share_type)
-        if share_type is None:
+            return self.plan_absent(current)
+        if current is None:
             if lookups.looks_like_uuid(p['name']):
                 raise InvalidInput('No share type with ID %s exists; give a name to create '
                                    'one.' % p['name'])
@@ -258,7 +258,7 @@ class ShareTypeModule(ManilaModule):
             plan = plan_create(p['name'], self.specs, p['description'], p['is_public'],
                                projects)
         else:
-            plan = self.plan_update(share_type)
+            plan = self.plan_update(current)
         for feature, what in required_features(plan):
             self.client.require(feature, what)
         return plan
@@ -290,10 +290,10 @@ class ShareTypeModule(ManilaModule):
         return plan_absent(share_type)
 
     @staticmethod
-    def predict(plan, share_type):
+    def predict(plan, current):
         if plan.action == DELETE:
             return None
-        view = dict(share_type or {}, name=plan.after['name'],
+        view = dict(current or {}, name=plan.after['name'],
                     description=plan.after.get('description'),
                     extra_specs=plan.after['extra_specs'])
         view[IS_PUBLIC] = plan.after['is_public']
@@ -317,9 +317,9 @@ class ShareTypeModule(ManilaModule):
     def apply_delete(self, plan, share_type):
         self.api.delete(share_type['id'], share_type)
 
-    def result(self, plan, share_type):
+    def result(self, plan, resource):
         projects = plan.after.get('projects') if plan is not None else None
-        return dict(share_type=public_view(share_type, projects))
+        return dict(share_type=public_view(resource, projects))
 
 
 def main():
