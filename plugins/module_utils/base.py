@@ -5,7 +5,9 @@
 """The base every module of the collection builds on.
 
 A module sets ``argument_spec`` (and ``module_kwargs``) and implements
-``run()``, which ends with ``self.finish(...)``.  The base adds the
+``run()``, which ends with ``self.finish(...)``; a write module's ``run()``
+hands over to the converge template (``ManilaModule.converge``), which ends
+the task from the module's hooks.  The base adds the
 connection options (connection.py), connects on first use of
 ``self.client``, produces the result (diff in diff mode, warnings, the
 negotiated microversion) and is the one place where errors become a failure:
@@ -20,6 +22,7 @@ __metaclass__ = type
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import DELETE
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CheckModeWrite,
     Forbidden,
@@ -73,10 +76,50 @@ def create_and_settle(task, api, body, kind, busy_states, taken='created'):
 
 
 class ManilaModule(object):
-    """Subclasses set ``argument_spec`` (and friends) and implement ``run()``."""
+    """Subclasses set ``argument_spec`` (and friends) and implement ``run()``.
+
+    A write module's ``run()`` reads its input, makes its API objects and
+    calls ``self.converge()``, the template every write module follows; the
+    module implements only its hooks:
+
+    ``find_current()``
+        The resource as Manila has it now, or None.
+    ``plan(current)``
+        A ``resource.Plan``: its ``action`` (``resource.NOTHING`` when the
+        resource is as the task wants it), the ``before`` and ``after`` of
+        the diff, ``changed``.  Every refusal is raised here, before any
+        write.
+    ``predict(plan, current)``
+        The resource as check mode shows it: by default ``current``, and
+        None for a ``resource.DELETE`` plan.
+    ``apply(plan, current)``
+        Send the plan's writes and wait; returns the resource as it ends
+        (None: deleted).  The default calls ``apply_<action>(plan,
+        current)``.  It may set ``plan.after`` to what it read back.
+    ``result(plan, resource)``
+        The module's own keys of the result (``share_type=...``);
+        ``plan`` and ``resource`` are None when the resource was already
+        gone.
+
+    The template (``converge()``, or ``converge_on(current)`` for a module
+    that looked already) runs them in this order and owns what every module
+    did alike: with ``state=absent``, a resource not found is already gone
+    (unchanged, no plan, no further request; the diff is ``gone_diff``); a
+    plan that changes nothing, or check mode, finishes with the plan's
+    ``changed``, ``before`` and ``after`` and sends nothing; else
+    ``apply`` runs and the task finishes changed, with the plan's diff.
+    Inside ``apply_create``, ``adopt(plan, found)`` brings the namesake
+    that another task created at the same moment (and that this task keeps)
+    to the task; ``converge_on(found, created=True)`` does the same for a
+    resource this task made outside the template (a manage): changed, and
+    the diff is that of a creation.
+    """
 
     argument_spec = {}
     module_kwargs = {}
+    # The diff of a task whose resource was already gone: None (no diff) or
+    # {} (an empty before and after, in diff mode).
+    gone_diff = None
 
     @classmethod
     def full_argument_spec(cls):
@@ -113,6 +156,55 @@ class ManilaModule(object):
     # -- running ---------------------------------------------------------
     def run(self):
         raise NotImplementedError
+
+    # -- the converge template (see the class docstring) ------------------
+    def converge(self):
+        """Find the resource, then converge_on it."""
+        self.converge_on(self.find_current())
+
+    def converge_on(self, current, created=False):
+        """Bring ``current`` (None: not found) to the task and finish.
+        ``created``: this task created a resource and converges on ``current``
+        instead (changed; the diff starts from nothing)."""
+        if current is None and self.params.get('state') == 'absent':
+            return self.finish(False, self.gone_diff, self.gone_diff,
+                               **self.result(None, None))
+        plan = self.plan(current)
+        if created:
+            plan.before = {}
+        if not plan.changed or self.check_mode:
+            shown = self.predict(plan, current) if plan.changed else current
+            return self.finish(created or plan.changed, plan.before, plan.after,
+                               **self.result(plan, shown))
+        resource = self.apply(plan, current)
+        return self.finish(True, plan.before, plan.after, **self.result(plan, resource))
+
+    def adopt(self, plan, found):
+        """In ``apply_create``, after another task created a namesake at the same
+        moment and this task keeps it (settle_namesakes): bring ``found`` to the
+        task as a resource it had found.  ``plan`` (the create's) takes the
+        ``after`` of that; returns the resource as it ends."""
+        again = self.plan(found)
+        if again.changed:
+            found = self.apply(again, found)
+        plan.after = again.after
+        return found
+
+    def find_current(self):
+        raise NotImplementedError
+
+    def plan(self, current):
+        raise NotImplementedError
+
+    @staticmethod
+    def predict(plan, current):
+        return None if plan.action == DELETE else current
+
+    def apply(self, plan, current):
+        return getattr(self, 'apply_' + plan.action)(plan, current)
+
+    def result(self, plan, resource):
+        return {}
 
     def warn(self, message):
         self.warnings.append(message)

@@ -391,7 +391,7 @@ def snapshot_manage_flow(task):
                       'touched), check manage.provider_location and manage.driver_options, '
                       'and run the task again.' % (exc, body['provider_location'],
                                                    snapshot['id']), snapshot=snapshot)
-    return task.update(snapshot, created=True)
+    return task.converge_on(snapshot, created=True)
 
 
 def snapshot_unmanage_flow(task, snapshot):

@@ -71,6 +71,10 @@ NO_STATUS = Statuses()
 
 # The action of a plan that changes nothing.
 NOTHING = 'nothing'
+# The actions most kinds' plans share (a kind may have more: revert, reset, ...).
+CREATE = 'create'
+UPDATE = 'update'
+DELETE = 'delete'
 
 
 class Plan(object):

@@ -688,11 +688,10 @@ def share_absent_flow(task, share, before_delete=None):
 # -- the share_snapshot module's flows ---------------------------------------
 # They run on the module (``task``: its params, client, check_mode,
 # ``snapshots`` (a SnapshotAPI), ``known_share``, share_record(),
-# plan_changes(), update(), warn(), fail() and finish_snapshot()) and end the task.
+# plan_changes(), adopt(), warn(), fail() and finish_snapshot()).
 
-def snapshot_create_flow(task):
-    """Take the snapshot: settle the share -> create -> wait -> settle
-    namesakes; a namesake another task took at the same moment is adopted."""
+def plan_take(task):
+    """The plan to take the snapshot (the create plan of the converge template)."""
     p = task.params
     if p['id']:
         raise InvalidInput(
@@ -701,18 +700,21 @@ def snapshot_create_flow(task):
     share = task.share_record()
     if p['metadata']:
         task.client.require('snapshot_metadata', 'Snapshot metadata')
-    plan = plan_create(share, task.desired())
-    if task.check_mode:
-        return task.finish_snapshot(plan, {})
-    task.snapshots.wait_share_if_busy(share, p['wait'])
-    # Another task may have taken a snapshot of this name at the same moment.
+    return plan_create(share, task.desired())
+
+
+def take_snapshot(task, plan):
+    """Take the snapshot: settle the share -> create -> wait -> settle
+    namesakes; a namesake another task took at the same moment is adopted.
+    Returns the snapshot (the converge template's apply_create)."""
+    task.snapshots.wait_share_if_busy(task.share_record(), task.params['wait'])
     snapshot, adopt = create_and_settle(task, task.snapshots, plan.body, 'snapshot',
                                         SNAPSHOT_BUSY_STATES, taken='taken')
     if adopt:
         # Converge on it as on a snapshot this task had found.
-        return task.update(task.snapshots.wait_if_busy(snapshot) or snapshot, created=True)
+        return task.adopt(plan, task.snapshots.wait_if_busy(snapshot) or snapshot)
     plan.after = diff_view(snapshot)
-    task.finish_snapshot(plan, snapshot)
+    return snapshot
 
 
 def check_can_revert(task, snapshot):

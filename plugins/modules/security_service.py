@@ -195,9 +195,13 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    CREATE,
+    NOTHING,
+    UPDATE,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.security_services import (
     FIELDS,
-    NOTHING,
     SERVICE_TYPES,
     SecurityServiceAPI,
     in_use_error,
@@ -232,81 +236,77 @@ class SecurityServiceModule(ManilaModule):
 
     def run(self):
         p = self.params
-        desired = dict((k, p[k]) for k in ('type', 'password') + FIELDS)
+        self.desired = dict((k, p[k]) for k in ('type', 'password') + FIELDS)
         if p['state'] == 'present':
-            validate(desired, p['update_password'])
-            for feature, field in required_features(desired):
+            validate(self.desired, p['update_password'])
+            for feature, field in required_features(self.desired):
                 self.client.require(feature, field)
         self.api = SecurityServiceAPI(self.client)
-        service = self.api.find(p['name'], p['id'])
+        self.converge()
+
+    # -- the hooks of the converge template (base.ManilaModule) ------------
+    def find_current(self):
+        return self.api.find(self.params['name'], self.params['id'])
+
+    def plan(self, current):
+        p = self.params
         if p['state'] == 'absent':
-            return self.ensure_absent(service)
-        if service is None:
+            networks = self.api.networks_of(current)
+            if networks:
+                raise InvalidInput(
+                    '%s is attached to share network(s) %s; Manila deletes no service that '
+                    'is attached. Detach it first (the share network\'s security_services '
+                    'without it, purge_security_services=true).' % (
+                        label(current), ', '.join(networks)))
+            return plan_absent(current)
+        if current is None:
             if p['id']:
                 raise InvalidInput('No security service with ID %s exists; a service cannot '
                                    'be created with a given ID (leave out "id" to create '
                                    'one).' % p['id'])
-            return self.create(desired)
-        return self.update(service, desired)
-
-    def create(self, desired):
-        plan = plan_create(desired)
-        if self.check_mode:
-            return self.finish(True, plan.before, plan.after,
-                               security_service=public_view(plan.body))
-        service = self.api.create(plan.body)
-        # Another task may have created a service of this name at the same moment.
-        service, adopted = self.api.settle_namesakes(service)
-        if adopted:
-            # Converge on it as on a service this task had found.
-            return self.update(service, desired, created=True)
-        self.finish(True, plan.before, plan.after, security_service=public_view(service))
-
-    def update(self, service, desired, created=False):
-        """Bring an existing service to the task; ``created``: this task created
-        a service and converges on another task's namesake instead (changed)."""
-        p = self.params
-        plan = plan_update(service, desired, rename=bool(p['id']),
+            return plan_create(self.desired)
+        plan = plan_update(current, self.desired, rename=bool(p['id']),
                            update_password=p['update_password'])
-        if created:
-            plan.before = {}
         if plan.action == NOTHING:
-            return self.finish(created, plan.before, plan.after,
-                               security_service=public_view(service))
+            return plan
         restricted = plan.restricted()
         if restricted:
-            networks = self.api.networks_in_use(self.api.networks_of(service))
+            networks = self.api.networks_in_use(self.api.networks_of(current))
             if networks:
-                raise InvalidInput(in_use_error(service, restricted, networks,
+                raise InvalidInput(in_use_error(current, restricted, networks,
                                                 self.client.supports(
                                                     'share_network_in_use_updates')))
         if plan.password_unknown:
             self.warn('Manila does not show the password of %s, so it cannot be compared: '
-                      'update_password=always sends it on every run.' % label(service))
-        if self.check_mode:
-            predicted = dict(service, **dict((k, v) for k, v in plan.body.items()
-                                             if k != 'password'))
-            return self.finish(True, plan.before, plan.after,
-                               security_service=public_view(predicted))
+                      'update_password=always sends it on every run.' % label(current))
+        return plan
+
+    @staticmethod
+    def predict(plan, current):
+        if plan.action == CREATE:
+            return plan.body
+        if plan.action == UPDATE:
+            return dict(current, **dict((k, v) for k, v in plan.body.items()
+                                        if k != 'password'))
+        return None
+
+    def apply_create(self, plan, current):
+        service = self.api.create(plan.body)
+        # Another task may have created a service of this name at the same moment.
+        service, adopted = self.api.settle_namesakes(service)
+        return self.adopt(plan, service) if adopted else service
+
+    def apply_update(self, plan, service):
         updated = self.api.update(service['id'], plan.body)
         if 'share_networks' in service:
             updated = dict(updated, share_networks=service['share_networks'])
-        self.finish(True, plan.before, plan.after, security_service=public_view(updated))
+        return updated
 
-    def ensure_absent(self, service):
-        plan = plan_absent(service)
-        if plan.action == NOTHING:
-            return self.finish(False, security_service={})
-        networks = self.api.networks_of(service)
-        if networks:
-            raise InvalidInput(
-                '%s is attached to share network(s) %s; Manila deletes no service that '
-                'is attached. Detach it first (the share network\'s security_services '
-                'without it, purge_security_services=true).' % (
-                    label(service), ', '.join(networks)))
-        if not self.check_mode:
-            self.api.delete(service['id'])
-        self.finish(True, plan.before, plan.after, security_service={})
+    def apply_delete(self, plan, service):
+        self.api.delete(service['id'])
+
+    def result(self, plan, resource):
+        return dict(security_service=public_view(resource))
 
 
 def main():

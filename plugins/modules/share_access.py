@@ -314,41 +314,59 @@ class ShareAccessModule(ManilaModule):
         if p['purge_rules'] and p['state'] == 'absent':
             raise InvalidInput('purge_rules only applies with state=present.')
         client = self.client
-        desired = prepare_rules(p['rules'], client.version)
-        for feature, what in required_features(desired, p['state']):
+        self.desired = prepare_rules(p['rules'], client.version)
+        for feature, what in required_features(self.desired, p['state']):
             client.require(feature, what)
         if p['unrestrict']:
             client.require('access_rule_locks', 'unrestrict')
-
         self.shares = ShareAPI(client, p['timeout'])
         self.access = AccessAPI(client, p['timeout'])
-        share = self.shares.require(p['share'])
-        existing = self.access.list(share['id'])
-        plan = plan_rules(existing, desired, p['state'], p['purge_rules'],
-                          update_in_place=client.supports('update_access_level'))
-        explain_plan(plan, client.version, self.warn)
+        self.converge()
 
-        before = diff_view(r for r in existing if r.get('state') not in ACCESS_DENY_STATES)
-        if not plan.changed:
-            return self.finish_rules(False, share, existing, before, before)
-        if self.check_mode:
-            predicted = predicted_rules(existing, plan)
-            return self.finish_rules(True, share, predicted, before, diff_view(predicted))
+    # -- the hooks of the converge template (base.ManilaModule) ------------
+    def find_current(self):
+        """The share's rules (never None: state=absent removes rules of a share
+        that must exist)."""
+        self.share = self.shares.require(self.params['share'])
+        return self.access.list(self.share['id'])
 
-        if share_needs_wait_for_rules(client, share, p['wait']):
-            share = self.shares.wait(share)
-        rules = apply_rules_plan(self.access, self.shares, share, plan, p['unrestrict'],
+    def plan(self, current):
+        p = self.params
+        plan = plan_rules(current, self.desired, p['state'], p['purge_rules'],
+                          update_in_place=self.client.supports('update_access_level'))
+        explain_plan(plan, self.client.version, self.warn)
+        plan.before = dict(rules=live_view(current))
+        plan.after = plan.before
+        if plan.changed:
+            plan.predicted = predicted_rules(current, plan)
+            plan.after = dict(rules=diff_view(plan.predicted))
+        return plan
+
+    @staticmethod
+    def predict(plan, current):
+        return plan.predicted
+
+    def apply(self, plan, current):
+        p = self.params
+        if share_needs_wait_for_rules(self.client, self.share, p['wait']):
+            self.share = self.shares.wait(self.share)
+        rules = apply_rules_plan(self.access, self.shares, self.share, plan, p['unrestrict'],
                                  p['wait'], self.warn)
-        self.finish_rules(True, share, rules, before, diff_view(
-            r for r in rules if r.get('state') not in ACCESS_DENY_STATES))
+        plan.after = dict(rules=live_view(rules))
+        return rules
 
-    def finish_rules(self, changed, share, rules, before, after):
-        rules = list(rules)
+    def result(self, plan, resource):
+        share = self.share
+        rules = list(resource)
         if self.params['return_access_keys']:
             rules = with_access_keys(self.access, share['id'], rules)
-        self.finish(changed, dict(rules=before), dict(rules=after), rules=rules,
-                    share=dict(id=share['id'], name=share.get('name'),
-                               access_rules_status=share.get('access_rules_status')))
+        return dict(rules=rules, share=dict(id=share['id'], name=share.get('name'),
+                                            access_rules_status=share.get('access_rules_status')))
+
+
+def live_view(rules):
+    """The diff view of the rules that are not on their way out."""
+    return diff_view(r for r in rules if r.get('state') not in ACCESS_DENY_STATES)
 
 
 def main():

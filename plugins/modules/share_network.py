@@ -219,6 +219,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import (
+    CREATE,
+    DELETE,
+    NetworkPlan,
     ShareNetworkAPI,
     Usage,
     check_can_change_services,
@@ -272,19 +275,27 @@ class ShareNetworkModule(ManilaModule):
             self.desired['subnets'] = [subnet_entry(None, p['neutron_net_id'],
                                                     p['neutron_subnet_id'])]
         self.api = ShareNetworkAPI(self.client, p['timeout'])
-        network = self.api.find(p['name'], p['id'])
-        if p['state'] == 'absent':
-            return self.ensure_absent(network)
-        attached = self.api.security_services(network['id']) if network else []
-        services = None
-        if p['security_services'] is not None:
-            services = self.api.resolve_services(p['security_services'], attached)
-        if network is None:
-            return self.create(services)
-        return self.converge(network, attached, services)
+        self.converge()
 
-    # -- present -------------------------------------------------------------
-    def create(self, services):
+    # -- the hooks of the converge template (base.ManilaModule) --------------
+    def find_current(self):
+        """The network; also its ``attached`` services and the task's (``services``)."""
+        p = self.params
+        network = self.api.find(p['name'], p['id'])
+        self.attached = self.api.security_services(network['id']) if network else []
+        self.services = None
+        if p['state'] == 'present' and p['security_services'] is not None:
+            self.services = self.api.resolve_services(p['security_services'], self.attached)
+        return network
+
+    def plan(self, current):
+        if self.params['state'] == 'absent':
+            return self.plan_absent(current)
+        if current is None:
+            return self.plan_create()
+        return self.plan_update(current)
+
+    def plan_create(self):
         p = self.params
         if p['id']:
             raise InvalidInput('No share network with ID %s exists; a network cannot be '
@@ -292,36 +303,22 @@ class ShareNetworkModule(ManilaModule):
                                % p['id'])
         subnets = self.desired.get('subnets') or []
         self.api.check_zones([s['availability_zone'] for s in subnets])
-        first = first_subnet(subnets)
-        predicted = predicted_network(self.desired, first)
-        rest = plan_network(predicted, self.desired, [], services,
+        plan = NetworkPlan(CREATE)
+        plan.first = first_subnet(subnets)
+        plan.predicted = predicted_network(self.desired, plan.first)
+        rest = plan_network(plan.predicted, self.desired, [], self.services,
                             p['purge_security_services'])
-        after = predicted_after(predicted, [], rest)
-        if self.check_mode:
-            predicted['share_network_subnets'] = [dict(s, id=None) for s in after['subnets']]
-            return self.finish(True, {}, after,
-                               share_network=result_view(predicted, services))
-        network = self.api.create(create_body(self.desired, first))
-        # Another task may have created a network of this name at the same moment.
-        network, adopted = self.api.settle_namesakes(network)
-        if adopted:
-            # Converge on it as on a network this task had found.
-            return self.converge(network, self.api.security_services(network['id']),
-                                 services, created=True)
-        rest = plan_network(network, self.desired, [], services, p['purge_security_services'])
-        self.apply(network, rest, fresh=True)
-        self.finish_network(True, {}, network['id'])
+        plan.after = predicted_after(plan.predicted, [], rest)
+        return plan
 
-    def converge(self, network, attached, services, created=False):
-        """Bring an existing network to the task; ``created``: this task created
-        a network and converges on another task's namesake instead (changed)."""
-        p = self.params
-        plan = plan_network(network, self.desired, attached, services,
-                            p['purge_security_services'], rename=bool(p['id']))
-        before = {} if created else diff_view(network, attached)
+    def plan_update(self, network):
+        plan = plan_network(network, self.desired, self.attached, self.services,
+                            self.params['purge_security_services'],
+                            rename=bool(self.params['id']))
+        plan.before = diff_view(network, self.attached)
         if not plan.changed:
-            return self.finish(created, before, diff_view(network, attached),
-                               share_network=result_view(network, attached))
+            plan.after = plan.before
+            return plan
         if plan.service_changes:
             check_can_change_services(network)
         self.api.check_zones([s['availability_zone'] for s in plan.subnet_creates])
@@ -332,45 +329,65 @@ class ShareNetworkModule(ManilaModule):
             if reasons:
                 raise InvalidInput('%s cannot be changed as the task asks, and nothing was '
                                    'changed: %s.' % (network_label(network), '; '.join(reasons)))
-        after = predicted_after(network, attached, plan)
-        if self.check_mode:
-            return self.finish(True, before, after,
-                               share_network=result_view(network, attached))
-        self.apply(network, plan)
-        self.finish_network(True, before, network['id'])
+        plan.after = predicted_after(network, self.attached, plan)
+        return plan
 
-    def apply(self, network, plan, fresh=False):
-        """Send the plan. ``fresh``: the network was just created (no share
-        servers, so no feasibility checks and nothing to wait for)."""
-        self.api.apply(network, plan, self.params['wait'], fresh=fresh)
-
-    def finish_network(self, changed, before, network_id):
-        network = self.api.get(network_id)
-        attached = self.api.security_services(network_id)
-        self.finish(changed, before, diff_view(network, attached),
-                    share_network=result_view(network, attached))
-
-    # -- absent --------------------------------------------------------------
-    def ensure_absent(self, network):
-        if network is None:
-            return self.finish(False, share_network={})
-        attached = self.api.security_services(network['id'])
-        before = diff_view(network, attached)
+    def plan_absent(self, network):
+        plan = NetworkPlan(DELETE)
+        plan.before = diff_view(network, self.attached)
         # Everything Manila would refuse the deletion for, before the first
         # extra subnet is deleted.
         reasons = Usage(self.client, network['id']).delete_blockers()
         if reasons:
             raise InvalidInput('%s cannot be deleted, and nothing was changed: %s.' % (
                 network_label(network), '; '.join(reasons)))
-        if not self.check_mode:
-            subnets = existing_subnets(network)
-            if len(subnets) > 1:
-                keep = first_subnet(subnets)
-                for subnet in subnets:
-                    if subnet is not keep:
-                        self.api.delete_subnet(network['id'], subnet['id'])
-            self.api.delete(network['id'])
-        self.finish(True, before, {}, share_network={})
+        return plan
+
+    def predict(self, plan, current):
+        if plan.action == CREATE:
+            # Check mode shows the services the task declares as attached.
+            self.attached = self.services
+            return dict(plan.predicted, share_network_subnets=[
+                dict(s, id=None) for s in plan.after['subnets']])
+        return None if plan.action == DELETE else current
+
+    def apply_create(self, plan, current):
+        p = self.params
+        network = self.api.create(create_body(self.desired, plan.first))
+        # Another task may have created a network of this name at the same moment.
+        network, adopted = self.api.settle_namesakes(network)
+        if adopted:
+            # Converge on it as on a network this task had found.
+            self.attached = self.api.security_services(network['id'])
+            return self.adopt(plan, network)
+        rest = plan_network(network, self.desired, [], self.services,
+                            p['purge_security_services'])
+        # fresh: no share servers yet, so no feasibility checks and no waits
+        self.api.apply(network, rest, p['wait'], fresh=True)
+        return self.read_back(plan, network['id'])
+
+    def apply_update(self, plan, network):
+        self.api.apply(network, plan, self.params['wait'])
+        return self.read_back(plan, network['id'])
+
+    def apply_delete(self, plan, network):
+        subnets = existing_subnets(network)
+        if len(subnets) > 1:
+            keep = first_subnet(subnets)
+            for subnet in subnets:
+                if subnet is not keep:
+                    self.api.delete_subnet(network['id'], subnet['id'])
+        self.api.delete(network['id'])
+
+    def read_back(self, plan, network_id):
+        """The network as Manila has it after the writes (the diff's after)."""
+        network = self.api.get(network_id)
+        self.attached = self.api.security_services(network_id)
+        plan.after = diff_view(network, self.attached)
+        return network
+
+    def result(self, plan, resource):
+        return dict(share_network=result_view(resource, self.attached) if resource else {})
 
 
 def main():

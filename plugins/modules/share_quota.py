@@ -143,7 +143,7 @@ api_version:
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
-    NOTHING,
+    RESET,
     QuotaAPI,
     Scope,
     below_use,
@@ -174,26 +174,61 @@ class ShareQuotaModule(ManilaModule):
 
     def run(self):
         p = self.params
-        scope = Scope(user_id=p['user'], share_type=p['share_type'],
-                      quota_class=p['quota_class'])
-        quotas = validate(p['quotas'] or {}, scope)
+        self.scope = scope = Scope(user_id=p['user'], share_type=p['share_type'],
+                                   quota_class=p['quota_class'])
+        self.quotas = validate(p['quotas'] or {}, scope)
         if p['state'] == 'absent' and scope.quota_class:
             raise InvalidInput('A quota class cannot be reset (Manila has no delete for '
                                'classes); set its quotas with state=present instead.')
-        for feature, what in required_features(quotas, scope):
+        for feature, what in required_features(self.quotas, scope):
             self.client.require(feature, what)
         if not scope.quota_class:
             scope.project_id = resolve_project(self.client, p['project'])
         self.api = QuotaAPI(self.client)
-        actual = self.api.limits(scope)
-        if p['state'] == 'absent':
-            return self.reset(scope, actual)
-        return self.update(scope, actual, quotas)
+        self.converge()
 
-    def result(self, scope, limits):
-        extra = {'quotas': limits}
-        if scope.project_id:
-            extra['project_id'] = scope.project_id
+    # -- the hooks of the converge template (base.ManilaModule) ------------
+    def find_current(self):
+        """The limits in force (never None: state=absent resets them)."""
+        return self.api.limits(self.scope)
+
+    def plan(self, current):
+        scope = self.scope
+        if self.params['state'] == 'absent':
+            if scope.user_id or scope.share_type:
+                reference = self.api.project_limits(scope.project_id)
+            else:
+                reference = self.api.defaults(scope.project_id)
+            plan = plan_absent(current, reference)
+            plan.reference = reference
+            if plan.changed:
+                self.refuse_member(scope)
+            return plan
+        plan = plan_present(current, self.quotas)
+        if plan.changed:
+            self.refuse_member(scope)
+            if not scope.quota_class and not self.params['force']:
+                found = below_use(plan, self.api.details(scope))
+                if found:
+                    raise InvalidInput(below_use_message(scope, found))
+        return plan
+
+    @staticmethod
+    def predict(plan, current):
+        return dict(current, **(plan.after if plan.action == RESET else plan.body))
+
+    def apply_update(self, plan, actual):
+        now = self.api.update(self.scope, plan.body, force=self.params['force'])
+        return now or self.predict(plan, actual)
+
+    def apply_reset(self, plan, actual):
+        self.api.reset(self.scope, plan.reference)
+        return self.api.limits(self.scope)
+
+    def result(self, plan, resource):
+        extra = {'quotas': resource}
+        if self.scope.project_id:
+            extra['project_id'] = self.scope.project_id
         return extra
 
     def refuse_member(self, scope):
@@ -206,36 +241,6 @@ class ShareQuotaModule(ManilaModule):
                 'Members read their quotas with openkeel.manila.share_quota_info.' % (
                     scope.describe(), ', '.join(sorted(own['roles'])) or 'none',
                     own['name']))
-
-    def update(self, scope, actual, quotas):
-        plan = plan_present(actual, quotas)
-        if plan.action == NOTHING:
-            return self.finish(False, plan.before, plan.after, **self.result(scope, actual))
-        self.refuse_member(scope)
-        if not scope.quota_class and not self.params['force']:
-            found = below_use(plan, self.api.details(scope))
-            if found:
-                raise InvalidInput(below_use_message(scope, found))
-        predicted = dict(actual, **plan.body)
-        if self.check_mode:
-            return self.finish(True, plan.before, plan.after, **self.result(scope, predicted))
-        now = self.api.update(scope, plan.body, force=self.params['force'])
-        self.finish(True, plan.before, plan.after, **self.result(scope, now or predicted))
-
-    def reset(self, scope, actual):
-        if scope.user_id or scope.share_type:
-            reference = self.api.project_limits(scope.project_id)
-        else:
-            reference = self.api.defaults(scope.project_id)
-        plan = plan_absent(actual, reference)
-        if plan.action == NOTHING:
-            return self.finish(False, plan.before, plan.after, **self.result(scope, actual))
-        self.refuse_member(scope)
-        predicted = dict(actual, **plan.after)
-        if not self.check_mode:
-            self.api.reset(scope, reference)
-            predicted = self.api.limits(scope)
-        self.finish(True, plan.before, plan.after, **self.result(scope, predicted))
 
 
 def main():

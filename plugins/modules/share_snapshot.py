@@ -231,14 +231,15 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     wait_argument_spec,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import UPDATE
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
-    NOTHING,
     SnapshotAPI,
     diff_view,
     plan_absent,
+    plan_take,
     plan_update,
     revert_flow,
-    snapshot_create_flow,
+    take_snapshot,
     task_metadata,
 )
 
@@ -259,20 +260,23 @@ class ShareSnapshotModule(ManilaModule):
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
 
+    gone_diff = {}
+
     def run(self):
         self.validate_input()
-        self.snapshots = SnapshotAPI(self.client, self.params['timeout'])
+        p = self.params
+        self.snapshots = SnapshotAPI(self.client, p['timeout'])
         self.known_share = None
-        snapshot = self.find_snapshot()
-        state = self.params['state']
-        if state == 'absent':
-            self.ensure_absent(snapshot)
-        elif state == 'reverted':
-            revert_flow(self, snapshot)
-        elif state == 'unmanaged':
-            manage.snapshot_unmanage_flow(self, snapshot)
-        else:
-            self.ensure_present(snapshot)
+        snapshot = self.find_current()
+        if p['state'] == 'reverted':
+            return revert_flow(self, snapshot)
+        if p['state'] == 'unmanaged':
+            return manage.snapshot_unmanage_flow(self, snapshot)
+        if p['state'] == 'present' and snapshot is not None:
+            snapshot = self.snapshots.wait_if_busy(snapshot, p['wait'])
+        if p['state'] == 'present' and snapshot is None and p['manage']:
+            return manage.snapshot_manage_flow(self)
+        return self.converge_on(snapshot)
 
     # -- before any request ------------------------------------------------
     def validate_input(self):
@@ -310,7 +314,7 @@ class ShareSnapshotModule(ManilaModule):
                 self.client, 'share', ref, option='share' if self.params['share'] else None)
         return self.known_share
 
-    def find_snapshot(self):
+    def find_current(self):
         p = self.params
         if p['id']:
             snapshot = self.snapshots.get(p['id'])
@@ -327,15 +331,13 @@ class ShareSnapshotModule(ManilaModule):
         p = self.params
         return dict((k, p[k]) for k in ('name', 'description', 'metadata'))
 
-    # -- present -----------------------------------------------------------
-    def ensure_present(self, snapshot):
-        if snapshot is not None:
-            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
-        if snapshot is None and self.params['manage']:
-            return manage.snapshot_manage_flow(self)
-        if snapshot is None:
-            return snapshot_create_flow(self)
-        self.update(snapshot)
+    # -- the hooks of the converge template (base.ManilaModule) ------------
+    def plan(self, current):
+        if self.params['state'] == 'absent':
+            return plan_absent(current)
+        if current is None:
+            return plan_take(self)
+        return self.plan_changes(current)
 
     def plan_changes(self, snapshot):
         p = self.params
@@ -344,23 +346,19 @@ class ShareSnapshotModule(ManilaModule):
         return plan_update(snapshot, self.desired(), purge_metadata=p['purge_metadata'],
                            rename=bool(p['id']))
 
-    def update(self, snapshot, created=False):
-        """Bring an existing snapshot to the task; ``created``: this task took a
-        snapshot and converges on another task's namesake instead (changed)."""
-        plan = self.plan_changes(snapshot)
-        if created:
-            plan.before = {}
-        if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, snapshot, changed=created or plan.changed)
+    @staticmethod
+    def predict(plan, current):
+        return current if plan.action == UPDATE else None
+
+    def apply_create(self, plan, current):
+        return take_snapshot(self, plan)
+
+    def apply_update(self, plan, snapshot):
         snapshot = self.snapshots.apply_update(snapshot, plan)
         plan.after = diff_view(snapshot)
-        self.finish_snapshot(plan, snapshot)
+        return snapshot
 
-    # -- absent ------------------------------------------------------------
-    def ensure_absent(self, snapshot):
-        plan = plan_absent(snapshot)
-        if plan.action == NOTHING or self.check_mode:
-            return self.finish_snapshot(plan, {}, with_exports=False)
+    def apply_delete(self, plan, snapshot):
         if snapshot['status'] != 'deleting':
             snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
             if snapshot is not None:
@@ -368,18 +366,22 @@ class ShareSnapshotModule(ManilaModule):
                 self.snapshots.delete(snapshot['id'])
         if snapshot is not None and self.params['wait']:
             self.snapshots.wait_gone(snapshot)
-        self.finish_snapshot(plan, {}, with_exports=False)
+
+    def result(self, plan, resource):
+        return dict(snapshot=self.snapshot_view(resource))
 
     # -- result ------------------------------------------------------------
-    def finish_snapshot(self, plan, snapshot, with_exports=True, changed=None, **result):
-        snapshot = snapshot or {}
-        if snapshot and with_exports and self.mountable(snapshot):
-            snapshot = dict(snapshot, export_locations=self.snapshots.export_locations(
-                snapshot['id']))
-        elif snapshot:
-            snapshot = dict(snapshot, export_locations=[])
+    def finish_snapshot(self, plan, snapshot, changed=None, **result):
         self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
-                    snapshot=snapshot, **result)
+                    snapshot=self.snapshot_view(snapshot), **result)
+
+    def snapshot_view(self, snapshot):
+        """The snapshot as returned, with its export locations ([]: not mountable)."""
+        if not snapshot:
+            return {}
+        mountable = self.mountable(snapshot)
+        return dict(snapshot, export_locations=self.snapshots.export_locations(
+            snapshot['id']) if mountable else [])
 
     def mountable(self, snapshot):
         """Whether the snapshot may have export locations (unknown: ask Manila)."""

@@ -204,9 +204,9 @@ api_version:
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import DELETE
 from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
     IS_PUBLIC,
-    NOTHING,
     ShareTypeAPI,
     is_public,
     plan_absent,
@@ -231,51 +231,43 @@ class ShareTypeModule(ManilaModule):
         projects=dict(type='list', elements='str'),
     )
 
+    gone_diff = {}
+
     def run(self):
         p = self.params
-        specs = prepare_extra_specs(p['extra_specs'], p['driver_handles_share_servers'])
-        projects = prepare_projects(p['projects'])
+        self.specs = prepare_extra_specs(p['extra_specs'], p['driver_handles_share_servers'])
+        self.projects = prepare_projects(p['projects'])
         self.api = ShareTypeAPI(self.client)
-        share_type = self.api.find(p['name'])
+        self.converge()
+
+    # -- the hooks of the converge template (base.ManilaModule) ------------
+    def find_current(self):
+        return self.api.find(self.params['name'])
+
+    def plan(self, current):
+        p = self.params
         if p['state'] == 'absent':
-            return self.ensure_absent(share_type)
-        if share_type is None:
+            return self.plan_absent(current)
+        if current is None:
             if lookups.looks_like_uuid(p['name']):
                 raise InvalidInput('No share type with ID %s exists; give a name to create '
                                    'one.' % p['name'])
+            projects = self.projects
             if projects and p['is_public'] is False:
                 projects = self.api.resolve_projects(projects)
-            plan = plan_create(p['name'], specs, p['description'], p['is_public'], projects)
+            plan = plan_create(p['name'], self.specs, p['description'], p['is_public'],
+                               projects)
         else:
-            plan = self.plan_update(share_type, specs, projects)
+            plan = self.plan_update(current)
         for feature, what in required_features(plan):
             self.client.require(feature, what)
-        if plan.action == NOTHING:
-            return self.finish(False, plan.before, plan.after,
-                               share_type=public_view(share_type, plan.after.get('projects')))
-        if self.check_mode:
-            return self.finish(True, plan.before, plan.after,
-                               share_type=self.predicted(share_type, plan))
-        if share_type is None:
-            share_type, adopted = self.api.create(plan.body)
-            if adopted:
-                # Another task made the type at the same moment: bring it to the
-                # task as a type this task had found.
-                plan = self.plan_update(share_type, specs, projects)
-                plan.before = {}
-                share_type = self.api.apply(share_type, plan)
-            else:
-                for project in plan.grant:
-                    self.api.grant(share_type['id'], project)
-        else:
-            share_type = self.api.apply(share_type, plan)
-        self.finish(True, plan.before, plan.after,
-                    share_type=public_view(share_type, plan.after.get('projects')))
+        return plan
 
-    def plan_update(self, share_type, specs, projects):
+    def plan_update(self, share_type):
         """The plan for an existing type; the projects of a type that stays (or
         becomes) private are read and resolved through Keystone first."""
         p = self.params
+        projects = self.projects
         current_projects = None
         private = p['is_public'] is False or (p['is_public'] is None
                                               and not is_public(share_type))
@@ -283,31 +275,51 @@ class ShareTypeModule(ManilaModule):
             if not is_public(share_type):
                 current_projects = self.api.projects(share_type['id'])
             projects = self.api.resolve_projects(projects, current_projects or ())
-        return plan_update(share_type, specs, p['purge_extra_specs'], p['description'],
+        return plan_update(share_type, self.specs, p['purge_extra_specs'], p['description'],
                            p['is_public'], projects, current_projects)
 
+    def plan_absent(self, share_type):
+        shares = self.api.shares_of(share_type['id'])
+        if shares:
+            raise InvalidInput(
+                'Share type %s (%s) is used by shares, and Manila deletes no type in '
+                'use: %s. Delete them (or move them to another type) first.' % (
+                    share_type.get('name'), share_type['id'], ', '.join(
+                        '%s (%s)' % (s.get('name'), s['id']) for s in shares)))
+        self.api.refuse_if_recycled_shares_hold(share_type)
+        return plan_absent(share_type)
+
     @staticmethod
-    def predicted(share_type, plan):
-        view = dict(share_type or {}, name=plan.after['name'],
+    def predict(plan, current):
+        if plan.action == DELETE:
+            return None
+        view = dict(current or {}, name=plan.after['name'],
                     description=plan.after.get('description'),
                     extra_specs=plan.after['extra_specs'])
         view[IS_PUBLIC] = plan.after['is_public']
-        return public_view(view, plan.after.get('projects'))
+        return view
 
-    def ensure_absent(self, share_type):
-        plan = plan_absent(share_type)
-        if plan.action != NOTHING:
-            shares = self.api.shares_of(share_type['id'])
-            if shares:
-                raise InvalidInput(
-                    'Share type %s (%s) is used by shares, and Manila deletes no type in '
-                    'use: %s. Delete them (or move them to another type) first.' % (
-                        share_type.get('name'), share_type['id'], ', '.join(
-                            '%s (%s)' % (s.get('name'), s['id']) for s in shares)))
-            self.api.refuse_if_recycled_shares_hold(share_type)
-        if plan.action != NOTHING and not self.check_mode:
-            self.api.delete(share_type['id'], share_type)
-        self.finish(plan.changed, plan.before, plan.after, share_type={})
+    def apply_create(self, plan, current):
+        share_type, adopted = self.api.create(plan.body)
+        if not adopted:
+            for project in plan.grant:
+                self.api.grant(share_type['id'], project)
+            return share_type
+        # Another task made the type at the same moment: bring it to the task as
+        # a type this task had found.
+        again = self.plan_update(share_type)
+        plan.after = again.after
+        return self.api.apply(share_type, again)
+
+    def apply_update(self, plan, share_type):
+        return self.api.apply(share_type, plan)
+
+    def apply_delete(self, plan, share_type):
+        self.api.delete(share_type['id'], share_type)
+
+    def result(self, plan, resource):
+        projects = plan.after.get('projects') if plan is not None else None
+        return dict(share_type=public_view(resource, projects))
 
 
 def main():

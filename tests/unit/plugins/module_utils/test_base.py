@@ -24,6 +24,13 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    CREATE,
+    DELETE,
+    NOTHING,
+    UPDATE,
+    Plan,
+)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
     make_client,
@@ -319,3 +326,163 @@ def test_a_write_seen_after_a_5xx_counts_and_many_are_shortened(monkeypatch):
         'the removal of key k']
     assert 'accepted 7 writes of this task' in got['msg']
     assert got['msg'].endswith('; and 2 more (see accepted_writes).')
+
+
+# -- the converge template (issue 20) --------------------------------------------
+
+class Thing(ManilaModule):
+    """A write module on the converge template; its hooks record their calls.
+    ``found``: what find_current returns; ``wanted_size``: the size the task wants."""
+    argument_spec = dict(state=dict(type='str', default='present', choices=['present', 'absent']))
+    found = None
+    wanted_size = 2
+    adopted = None      # apply_create adopts it when set
+
+    def run(self):
+        self.calls = []
+        self.converge()
+
+    def find_current(self):
+        self.calls.append('find')
+        return self.found
+
+    def plan(self, current):
+        self.calls.append('plan')
+        if self.params['state'] == 'absent':
+            return Plan(DELETE, before={'size': current['size']}, after={})
+        if current is None:
+            return Plan(CREATE, before={}, after={'size': self.wanted_size})
+        action = NOTHING if current['size'] == self.wanted_size else UPDATE
+        return Plan(action, before={'size': current['size']}, after={'size': self.wanted_size})
+
+    def apply_create(self, plan, current):
+        self.calls.append('create')
+        if self.adopted is not None:
+            return self.adopt(plan, self.adopted)
+        return {'id': 'new', 'size': self.wanted_size}
+
+    def apply_update(self, plan, current):
+        self.calls.append('update')
+        plan.after = {'size': self.wanted_size, 'read': 'back'}
+        return dict(current, size=self.wanted_size)
+
+    def apply_delete(self, plan, current):
+        self.calls.append('delete')
+
+    def result(self, plan, resource):
+        return dict(thing=resource or {}, calls=self.calls)
+
+
+def converged(found, state='present', check_mode=False, diff=True, cls=Thing, **attrs):
+    args = {'state': state}
+    if check_mode:
+        args['_ansible_check_mode'] = True
+    if diff:
+        args['_ansible_diff'] = True
+    with patch_module_args(args):
+        thing = cls()
+    thing.found = found
+    for name, value in attrs.items():
+        setattr(thing, name, value)
+    with pytest.raises(Exit) as got:
+        thing()
+    return got.value.result
+
+
+def test_absent_and_not_found_is_already_gone():
+    got = converged(None, 'absent')
+    assert got == {'changed': False, 'thing': {}, 'calls': ['find']}
+
+
+def test_absent_and_not_found_shows_the_gone_diff_of_the_module():
+    class EmptyDiff(Thing):
+        gone_diff = {}
+    got = converged(None, 'absent', cls=EmptyDiff)
+    assert got['changed'] is False and got['diff'] == {'before': {}, 'after': {}}
+
+
+def test_present_and_not_found_is_created():
+    got = converged(None)
+    assert got['changed'] is True and got['calls'] == ['find', 'plan', 'create']
+    assert got['diff'] == {'before': {}, 'after': {'size': 2}}
+    assert got['thing'] == {'id': 'new', 'size': 2}
+
+
+@pytest.mark.parametrize('found,state,shown', [
+    (None, 'present', {}),                              # a create: nothing to show yet
+    ({'id': 'a', 'size': 1}, 'present', {'id': 'a', 'size': 1}),   # an update: as it is
+    ({'id': 'a', 'size': 1}, 'absent', {}),             # a delete: gone
+])
+def test_check_mode_plans_and_sends_nothing(found, state, shown):
+    got = converged(found, state, check_mode=True)
+    assert got['changed'] is True and got['calls'] == ['find', 'plan']
+    assert got['thing'] == shown
+    assert got['diff']['before'] == ({'size': 1} if found else {})
+    assert got['diff']['after'] == ({} if state == 'absent' else {'size': 2})
+
+
+def test_check_mode_shows_what_predict_says():
+    class Predicting(Thing):
+        @staticmethod
+        def predict(plan, current):
+            return {'predicted': plan.after}
+    got = converged({'id': 'a', 'size': 1}, check_mode=True, cls=Predicting)
+    assert got['thing'] == {'predicted': {'size': 2}} and got['calls'] == ['find', 'plan']
+
+
+def test_nothing_to_change_is_unchanged_without_any_write():
+    got = converged({'id': 'a', 'size': 2})
+    assert got['changed'] is False and got['calls'] == ['find', 'plan']
+    assert got['thing'] == {'id': 'a', 'size': 2}
+    assert got['diff'] == {'before': {'size': 2}, 'after': {'size': 2}}
+
+
+def test_an_update_is_applied_and_the_diff_shows_what_apply_read_back():
+    got = converged({'id': 'a', 'size': 1})
+    assert got['changed'] is True and got['calls'] == ['find', 'plan', 'update']
+    assert got['thing'] == {'id': 'a', 'size': 2}
+    assert got['diff'] == {'before': {'size': 1}, 'after': {'size': 2, 'read': 'back'}}
+    assert 'diff' not in converged({'id': 'a', 'size': 1}, diff=False)
+
+
+def test_a_delete_is_applied_and_shows_nothing_left():
+    got = converged({'id': 'a', 'size': 1}, 'absent')
+    assert got['changed'] is True and got['calls'] == ['find', 'plan', 'delete']
+    assert got['thing'] == {} and got['diff'] == {'before': {'size': 1}, 'after': {}}
+
+
+def test_an_adopted_namesake_is_brought_to_the_task_and_the_diff_is_a_creation():
+    got = converged(None, adopted={'id': 'theirs', 'size': 1})
+    assert got['calls'] == ['find', 'plan', 'create', 'plan', 'update']
+    assert got['changed'] is True and got['thing'] == {'id': 'theirs', 'size': 2}
+    assert got['diff'] == {'before': {}, 'after': {'size': 2, 'read': 'back'}}
+    got = converged(None, adopted={'id': 'theirs', 'size': 2})
+    assert got['calls'] == ['find', 'plan', 'create', 'plan']
+    assert got['thing'] == {'id': 'theirs', 'size': 2}
+    assert got['diff'] == {'before': {}, 'after': {'size': 2}}
+
+
+class Managed(Thing):
+    def run(self):
+        self.calls = []
+        self.converge_on(self.found, created=True)
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_converge_on_a_resource_the_task_made_is_changed_from_nothing(check_mode):
+    got = converged({'id': 'm', 'size': 2}, check_mode=check_mode, cls=Managed)
+    assert got['changed'] is True and got['calls'] == ['plan']
+    assert got['diff'] == {'before': {}, 'after': {'size': 2}}
+    got = converged({'id': 'm', 'size': 1}, cls=Managed)
+    assert got['changed'] is True and got['calls'] == ['plan', 'update']
+    assert got['diff']['before'] == {}
+
+
+def test_the_hooks_must_be_implemented():
+    with pytest.raises(NotImplementedError):
+        ManilaModule.find_current(None)
+    with pytest.raises(NotImplementedError):
+        ManilaModule.plan(None, None)
+    assert ManilaModule.result(None, None, None) == {}
+    assert ManilaModule.predict(Plan(DELETE), {'id': 'a'}) is None
+    assert ManilaModule.predict(Plan(UPDATE), {'id': 'a'}) == {'id': 'a'}

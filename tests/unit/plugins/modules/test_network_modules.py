@@ -18,6 +18,7 @@ from ansible_collections.openkeel.manila.plugins.modules import security_service
 from ansible_collections.openkeel.manila.plugins.modules import share_network
 from ansible_collections.openkeel.manila.plugins.modules import share_type
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
+    ScriptedResponse,
     ok,
 )
 
@@ -362,3 +363,68 @@ def test_an_unknown_id_is_not_a_new_types_name(monkeypatch):
     assert outcome.result['msg'] == ('No share type with ID %s exists; give a name to create '
                                      'one.' % TYPE['id'])
     assert session.writes() == []
+
+
+# -- a namesake another task created at the same moment (the converge template's adopt) ---
+
+MINE = '11111111-0000-0000-0000-0000000000ff'
+
+
+def test_a_service_another_task_created_meanwhile_is_adopted_and_updated(monkeypatch):
+    theirs = dict(LDAP, server='old.example', created_at='2026-01-01T00:00:00.000000')
+    mine = dict(LDAP, id=MINE, server='new.example', created_at='2026-01-01T00:00:01.000000')
+    outcome, session = run(monkeypatch, 'security_service', {
+        'name': 'ldap-one', 'type': 'ldap', 'server': 'new.example'}, [
+            ('GET', '/v2/security-services/detail?name=ldap-one', listed()),
+            ('POST', '/v2/security-services', ok({'security_service': mine})),
+            ('GET', '/v2/security-services/detail?name=ldap-one', listed(theirs, mine)),
+            ('DELETE', '/v2/security-services/' + MINE, ok(status=202)),
+            # the server may change only on a service no share server uses
+            ('GET', '/v2/security-services/detail?id=%s&all_tenants=1' % LDAP['id'],
+             listed(dict(theirs, share_networks=[]))),
+            ('PUT', '/v2/security-services/' + LDAP['id'],
+             ok({'security_service': dict(theirs, server='new.example')})),
+    ])
+    result = outcome.result
+    assert result['changed'] is True and result['security_service']['id'] == LDAP['id']
+    assert result['security_service']['server'] == 'new.example'
+    assert [c.method for c in session.writes()] == ['POST', 'DELETE', 'PUT']
+    assert any('at the same time' in w for w in result['warnings'])
+
+
+def test_a_network_another_task_created_meanwhile_is_adopted_and_updated(monkeypatch):
+    theirs = network(created_at='2026-01-01T00:00:00.000000')
+    mine = network(id=MINE, created_at='2026-01-01T00:00:01.000000', description='d')
+    outcome, session = run(monkeypatch, 'share_network', {'name': 'net', 'description': 'd'}, [
+        ('GET', '/v2/share-networks/detail?name=net', ok({'share_networks': []})),
+        ('POST', '/v2/share-networks', ok({'share_network': mine})),
+        ('GET', '/v2/share-networks/detail?name=net', ok({'share_networks': [theirs, mine]})),
+        ('DELETE', '/v2/share-networks/' + MINE, ok(status=202)),
+        ('GET', '/v2/security-services?share_network_id=' + NET, listed()),
+        ('PUT', '/v2/share-networks/' + NET, ok({'share_network': dict(theirs, description='d')})),
+        ('GET', '/v2/share-networks/' + NET, ok({'share_network': dict(theirs, description='d')})),
+        ('GET', '/v2/security-services?share_network_id=' + NET, listed(LDAP)),
+    ])
+    result = outcome.result
+    assert result['changed'] is True and result['share_network']['id'] == NET
+    assert result['share_network']['description'] == 'd'
+    assert [s['id'] for s in result['share_network']['security_services']] == [LDAP['id']]
+    assert [c.method for c in session.writes()] == ['POST', 'DELETE', 'PUT']
+
+
+def test_a_type_another_task_created_meanwhile_is_adopted_and_updated(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_type', {
+        'name': 'gold', 'driver_handles_share_servers': True,
+        'extra_specs': {'share_backend_name': 'SILVER'}}, [
+            ('GET', '/v2/types?is_public=all', ok({'share_types': []})),
+            ('POST', '/v2/types', ScriptedResponse(409, {'conflictingRequest': {
+                'code': 409, 'message': 'Share Type gold already exists.'}})),
+            ('GET', '/v2/types?is_public=all', ok({'share_types': [TYPE]})),
+            ('POST', '/v2/types/%s/extra_specs' % TYPE['id'],
+             ok({'extra_specs': {'share_backend_name': 'SILVER'}})),
+    ])
+    result = outcome.result
+    assert result['changed'] is True and result['share_type']['id'] == TYPE['id']
+    assert result['share_type']['extra_specs']['share_backend_name'] == 'SILVER'
+    assert [c.method for c in session.writes()] == ['POST', 'POST']
+    assert any('one type per name' in w for w in result['warnings'])
