@@ -197,43 +197,41 @@ def read_microversions(path):
     return values['MIN_SUPPORTED_VERSION'], values['MAX_KNOWN_VERSION'], features
 
 
-def read_cloud_pins(path):
-    """{'manila': '23.0.1', 'keystone': '30.0.0'} from PIP_PACKAGES of the local cloud's script."""
+def literal_assigned(path, name, what):
+    """The literal value a Python file assigns to NAME at its top level (read with ast)."""
     with open(path) as f:
         tree = ast.parse(f.read(), path)
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == 'PIP_PACKAGES'):
-            pins = {}
-            for item in ast.literal_eval(node.value):
-                match = re.match(r'^([A-Za-z0-9_.\-]+)==([^\s;]+)$', item)
-                if match:
-                    pins[match.group(1).lower()] = match.group(2)
-            for needed in ('manila', 'keystone'):
-                if needed not in pins:
-                    raise ValueError('%s: PIP_PACKAGES pins no %s (as %s==VERSION)' % (path, needed, needed))
-            return pins
-    raise ValueError('%s does not define PIP_PACKAGES as a literal list any more: update docs/site/sitegen.py'
-                     % path)
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name):
+            return ast.literal_eval(node.value)
+    raise ValueError('%s does not define %s as a literal %s any more: update docs/site/sitegen.py'
+                     % (path, name, what))
+
+
+def read_cloud_pins(path):
+    """{'manila': '23.0.1', 'keystone': '30.0.0'} from PIP_PACKAGES of the local cloud's script."""
+    pins = {}
+    for item in literal_assigned(path, 'PIP_PACKAGES', 'list'):
+        match = re.match(r'^([A-Za-z0-9_.\-]+)==([^\s;]+)$', item)
+        if match:
+            pins[match.group(1).lower()] = match.group(2)
+    for needed in ('manila', 'keystone'):
+        if needed not in pins:
+            raise ValueError('%s: PIP_PACKAGES pins no %s (as %s==VERSION)' % (path, needed, needed))
+    return pins
 
 
 def read_release_pins(path):
     """{'2023.2': '17.4.0'} from RELEASES of the local cloud's script: the older Manila
     releases it can run beside the current one (OPENKEEL_MANILA_RELEASE)."""
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == 'RELEASES'):
-            pins = {}
-            for release, spec in ast.literal_eval(node.value).items():
-                match = re.match(r'^manila==([^\s;]+)$', spec.get('manila', ''))
-                if not match:
-                    raise ValueError('%s: RELEASES[%r] pins no manila (as manila==VERSION)' % (path, release))
-                pins[release] = match.group(1)
-            return pins
-    raise ValueError('%s does not define RELEASES as a literal dict any more: update docs/site/sitegen.py'
-                     % path)
+    pins = {}
+    for release, spec in literal_assigned(path, 'RELEASES', 'dict').items():
+        match = re.match(r'^manila==([^\s;]+)$', spec.get('manila', ''))
+        if not match:
+            raise ValueError('%s: RELEASES[%r] pins no manila (as manila==VERSION)' % (path, release))
+        pins[release] = match.group(1)
+    return pins
 
 
 def controller_pythons(ansible_core, oldest):
