@@ -334,16 +334,17 @@ class MigrationAPI(object):
         2.98+: ``GET /shares/{id}/migration-progress``; below, the
         ``migration_get_progress`` action (experimental header below 2.96).
         Manila answers 400 when no migration runs or the driver cannot tell.
-        A 500 whose message says the instances are "in inconsistent states"
-        is Manila's progress read meeting a migration that has just ended
-        (seen on 2023.2: the instances were back to available after a cancel
-        while the share's task_state still said driver in progress): no
-        progress either; the caller reads the share's task_state instead.
+        A 500 is no progress either: Manila 2023.2 answers the progress read
+        with one a moment after a cancel (its log: ShareMigrationFailed,
+        "Share instances None and None in inconsistent states"; the answer
+        says only "The server has either erred ..."), while the share's
+        task_state still says the driver is at work. The caller then reads
+        the share's task_state, which a broken Manila fails to give as well.
         """
         try:
             body = self._read_progress(share_id)
         except ManilaError as exc:
-            if exc.status == 400 or (exc.status == 500 and 'inconsistent state' in str(exc)):
+            if exc.status in (400, 500):
                 return None
             raise
         # Manila reports 100 for a failed migration too: that is no progress.
