@@ -18,7 +18,9 @@ The flow, for a list of entries (``Fleet.converge``):
    is left untouched (``Fleet.skip_claimed``); check mode stops here;
 5. each share at its own pace through ``waiter.run_steps`` (``Fleet.apply``):
    its write, its wait, its rules, their wait, what the result needs, with
-   jobs a few at a time on the client and every wait in one poll loop;
+   jobs a few at a time on the client and every wait in one poll loop (a poll
+   reads the project's listing, or the waiting shares one by one where that
+   costs Manila less: ``Fleet.fetch``);
 6. one result per entry (``Fleet.outcome``).
 
 Each share that cannot converge fails alone (``Item.fail``); the others go on.
@@ -108,6 +110,14 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 # in urllib3, which is thread-safe (10 per host; run_steps never has more than
 # ``concurrency`` open).
 MAX_CONCURRENCY = 8
+
+# A poll reads the waiting shares one GET each instead of the project's listing
+# while they are at most one per this many shares of the listing.  The listing
+# costs Manila about its length (1,000 shares took pages of up to 15 s under
+# load in the benchmark of docs/many-shares.md), a GET about as much as a
+# listing of a few dozen shares; so a fleet of a few dozen shares always polls
+# with one listing, a project of thousands by GETs near the end of a wave.
+SHARES_PER_GET = 25
 
 
 def share_argument_spec():
@@ -294,6 +304,8 @@ class Fleet(object):
         # How many jobs run at once, for every run_steps of the task (reads,
         # then writes): O(concurrency) at most, lower after a rate limit.
         self.pace = Pace(params['concurrency'])
+        # The length of the project's last listing (Fleet.fetch), None: not read
+        self.listed = None
 
     def converge(self, items):
         """Find, plan and (unless in check mode) apply; returns the purged items."""
@@ -302,6 +314,7 @@ class Fleet(object):
         if any(i.entry['deletion_lock'] is not None for i in items):
             self.locks.require('shares[].deletion_lock')
         listing = lookups.list_all(client, lookups.KINDS['share'].listing, 'shares')
+        self.listed = len(listing)
         self.find(items, listing)
         self.read_locks(items)
         purged = self.purge_items(items, listing)
@@ -421,14 +434,22 @@ class Fleet(object):
         return purged
 
     def fetch(self, items):
-        """One poll: the listing, plus a GET for each share outside it."""
-        found = dict((s['id'], s) for s in lookups.list_all(
-            self.client, lookups.KINDS['share'].listing, 'shares'))
-        for item in items:
-            if item.outside and item.share:
-                share = self.shares.get(item.share['id'])
-                if share is not None:
-                    found[share['id']] = share
+        """One poll of the waiting ``items``: the project's listing plus a GET
+        for each share outside it, or a GET for each when they are few beside
+        the listing's length (SHARES_PER_GET).  A share gone is not in the
+        answer, either way."""
+        polled = [item for item in items if item.share]
+        if self.listed is None or len(polled) * SHARES_PER_GET > self.listed:
+            listing = lookups.list_all(self.client, lookups.KINDS['share'].listing, 'shares')
+            self.listed = len(listing)
+            found = dict((s['id'], s) for s in listing)
+            polled = [item for item in polled if item.outside]
+        else:
+            found = {}
+        for item in polled:
+            share = self.shares.get(item.share['id'])
+            if share is not None:
+                found[share['id']] = share
         return found
 
     def steps(self, items, *steps):

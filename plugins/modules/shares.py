@@ -23,6 +23,8 @@ description:
     blindly again), or after a rate limit's answer (429), which never reached Manila
     (and lowers O(concurrency) for a while). Waits are one poll loop over every busy
     share, one listing per poll - for the shares, then for their rules (C(access_rules_status)).
+    In a project whose listing is long beside the shares still waiting (25 shares
+    listed per waiting share or more), a poll reads the waiting shares one by one instead.
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.

@@ -768,3 +768,52 @@ def test_bad_lock_input_of_the_fleet_sends_nothing(monkeypatch):
     assert 'shares[0] (data1): lock_reason only applies with deletion_lock=true' in outcome.result['msg']
     assert 'shares[1] (data2): deletion_lock=true contradicts state=absent' in outcome.result['msg']
     assert session.requests() == ['GET /']
+
+
+def others(count):
+    """``count`` shares of the project that the task does not name."""
+    return [share(100 + n, name='other%d' % n) for n in range(count)]
+
+
+def create_then_poll(monkeypatch, project, poll):
+    """A create of data1 in a project of ``project`` other shares, whose one
+    poll is ``poll`` (the created share answers 'available')."""
+    created = share(1, status='creating')
+    return run(monkeypatch, {'shares': [entry(1, share_type='default', access_rules=None)]}, [
+        listing(*project),
+        BINNED,
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
+        poll(dict(created, status='available')),
+        ('GET', '/v2/shares/detail?name=data1', ScriptedResponse(200, {'shares': [created]})),
+        exports_of(1),
+    ])
+
+
+def test_a_poll_in_a_large_project_reads_the_waiting_share_by_id(monkeypatch):
+    # one waiting share beside a listing of 25 (SHARES_PER_GET): a GET costs Manila less
+    outcome, session = create_then_poll(monkeypatch, others(25), lambda ready: (
+        'GET', '/v2/shares/%s' % uuid(1), ScriptedResponse(200, {'share': ready})))
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['shares'][0]['changed'] and not outcome.result['shares'][0]['failed']
+    assert [c.path for c in session.calls].count(LISTING) == 1
+
+
+def test_a_poll_in_a_small_project_reads_the_listing(monkeypatch):
+    project = others(24)
+    outcome, session = create_then_poll(monkeypatch, project, lambda ready: listing(*(project + [ready])))
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['shares'][0]['changed'] and not outcome.result['shares'][0]['failed']
+    assert [c.path for c in session.calls].count(LISTING) == 2
+
+
+def test_a_share_gone_while_polled_by_id_fails_as_gone(monkeypatch):
+    created = share(1, status='creating')
+    outcome, session = run(monkeypatch, {'shares': [entry(1, share_type='default', access_rules=None)]}, [
+        listing(*others(30)),
+        BINNED,
+        ('POST', '/v2/shares', ScriptedResponse(200, {'share': created})),
+        ('GET', '/v2/shares/%s' % uuid(1), ScriptedResponse(404, {'itemNotFound': {
+            'code': 404, 'message': 'Share %s could not be found.' % uuid(1)}})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'disappeared while waiting for available' in outcome.result['shares'][0]['msg']
