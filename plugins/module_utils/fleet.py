@@ -30,6 +30,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import collections
+
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     LEFT_IN_ERROR,
@@ -110,6 +112,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 # in urllib3, which is thread-safe (10 per host; run_steps never has more than
 # ``concurrency`` open).
 MAX_CONCURRENCY = 8
+
+# A share's access_rules_status once Manila is done with its rule changes
+SETTLED_RULES = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
 
 # A poll reads the waiting shares one GET each instead of the project's listing
 # while they are at most one per this many shares of the listing.  The listing
@@ -194,6 +199,7 @@ class Item(object):
         self.touched = []
         self.allowed = []          # the rules this task allowed (IDs; see settle_twins)
         self.denied = []
+        self.rule_writes = None    # the rule writes not sent yet (None: none queued)
         self.wait_for = None       # 'available' or GONE after a write
         self.wrote = False         # a write for this share was accepted
         self.rules_pending = False  # touched rules not active yet (after the status wait)
@@ -617,8 +623,8 @@ class Fleet(object):
         def rules_change(item):
             return item.rule_plan is not None and item.rule_plan.changed
 
-        def replacing(item):
-            return rules_change(item) and bool(item.rule_plan.replace)
+        def rules_busy(item):
+            return item.share.get('access_rules_status') not in SETTLED_RULES
 
         self.steps(
             [i for i in items + purged if i.ok and i.plan is not None],
@@ -630,11 +636,12 @@ class Fleet(object):
                  and i.share is not None),
             Step(run=self.send_locks, needed=lambda i: i.lock_change and i.present
                  and i.share is not None),
-            Step(run=self.send_rules, needed=rules_change),
-            Step(check=self.rules_status_at_rest, needed=lambda i: rules_change(i) and (wait or replacing(i)),
+            Step(check=self.rules_status_at_rest, needed=lambda i: rules_change(i) and rules_busy(i),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
-            Step(run=self.send_replacements, needed=replacing),
-            Step(check=self.rules_status_at_rest, needed=lambda i: wait and replacing(i),
+            Step(run=self.send_rule_write, needed=rules_change),
+            Step(check=self.rules_status_at_rest,
+                 needed=lambda i: rules_change(i) and (wait or bool(i.rule_writes)),
+                 repeat=lambda i: bool(i.rule_writes),
                  timed_out=self.timed_out('its access rules', 'access_rules_status')),
             Step(run=self.settle_twins, needed=lambda i: bool(i.allowed)),
             Step(run=self.read_back, needed=lambda i: i.present and i.share is not None and (
@@ -724,19 +731,60 @@ class Fleet(object):
         item.rules = self.access.list(share['id'])
         self.plan_item_rules(item)
 
-    def send_rules(self, item):
-        # Refuses (with the reason) a share in the recycle bin, migrating or busy.
-        share_needs_wait_for_rules(self.client, item.share, wait=False)
+    def send_rule_write(self, item):
+        """The share's next rule write that makes Manila sync its rules (after
+        the metadata changes, which do not).  Manila can lose a rule change
+        that reaches it while it applies another (AccessAPI.pacer), so each
+        write waits for the one before it to settle; that wait is a step of the
+        poll loop (apply: it repeats this job while writes are left), not a
+        wait inside the job, so the job's place goes to another share."""
+        if item.rule_writes is None:
+            # Refuses (with the reason) a share in the recycle bin, migrating or busy.
+            share_needs_wait_for_rules(self.client, item.share, wait=False)
+            item.rule_writes = collections.deque(self.rule_writes_of(item))
         item.wrote = True
-        item.touched, item.denied = self.access.send_plan(
-            item.share['id'], item.rule_plan, pace=self.access.pacer(item.share, self.shares.get))
-        item.allowed = item.touched[:len(item.rule_plan.add)]  # send_plan lists them first
+        while item.rule_writes:
+            syncs, write = item.rule_writes.popleft()
+            write()
+            if syncs:
+                return
 
-    def send_replacements(self, item):
-        replaced = self.access.send_replacements(
-            item.share['id'], item.rule_plan, pace=self.access.pacer(item.share, self.shares.get))
-        item.touched += replaced
-        item.allowed += replaced
+    def rule_writes_of(self, item):
+        """(syncs, write) for each write of the share's rule plan, in the order
+        AccessAPI.send_plan and send_replacements send them but the metadata
+        first: new rules, level changes, denials (of the rules to replace and
+        to remove), then the replacements, once their old rule is gone."""
+        share_id = item.share['id']
+        plan = item.rule_plan
+        access = self.access
+
+        def allow(rule):
+            def write():
+                rule_id = access.allow(share_id, rule)['id']
+                item.touched.append(rule_id)
+                item.allowed.append(rule_id)
+            return True, write
+
+        def update(current, level):
+            def write():
+                access.update_level(current['id'], level)
+                item.touched.append(current['id'])
+            return True, write
+
+        def deny(current):
+            def write():
+                access.deny(share_id, current, False)
+                item.denied.append(current['id'])
+            return True, write
+
+        def metadata(current, items):
+            return False, lambda: access.set_metadata(current['id'], items)
+
+        return ([metadata(current, items) for current, items in plan.metadata]
+                + [allow(rule) for rule in plan.add]
+                + [update(current, level) for current, level in plan.update]
+                + [deny(current) for current in [c for c, _rule in plan.replace] + list(plan.remove)]
+                + [allow(rule) for _current, rule in plan.replace])
 
     def settle_twins(self, item):
         """One rule per target when another task allowed the same one at the same
@@ -758,7 +806,7 @@ class Fleet(object):
         if share is None:
             item.fail(gone_words(share_label(item.share), 'its access rules to be applied'))
             return True
-        if share.get('access_rules_status') in ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR:
+        if share.get('access_rules_status') in SETTLED_RULES:
             item.share = dict(share, export_locations=item.share.get('export_locations', []))
             return True
         return None

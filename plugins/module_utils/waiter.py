@@ -170,14 +170,24 @@ class Step(object):
     go on (it calls ``item.fail`` itself when the item cannot), None while it
     must wait.  ``needed(item)`` says whether the step applies to the item
     (default: always); ``timed_out(item, resource)`` words a wait that ran
-    out of time.
+    out of time.  ``repeat(item)``, on a wait: a true value once it is done
+    sends the item back to the step before it (a job and its wait, as often
+    as the item has such jobs left: one write, then Manila's work on it).
     """
 
-    def __init__(self, run=None, check=None, needed=None, timed_out=None):
+    def __init__(self, run=None, check=None, needed=None, timed_out=None, repeat=None):
         self.run = run
         self.check = check
         self.needed = needed
         self.timed_out = timed_out
+        self.repeat = repeat
+
+    def next_position(self, item):
+        """How far the item moves once this step is done: on (1), or back to
+        the step before (-1) when ``repeat`` says so."""
+        if self.repeat is not None and item.ok and self.repeat(item):
+            return -1
+        return 1
 
 
 class Pace(object):
@@ -382,7 +392,7 @@ def run_steps(client, items, steps, fetch, key, timeout, workers=1, on_error=Non
             done = call(step.check, item, resource)
             if done or not item.ok:
                 del waiting[ident]
-                position[ident] += 1
+                position[ident] += step.next_position(item)
                 start(item)
             elif client.clock() >= deadline:
                 del waiting[ident]

@@ -370,6 +370,32 @@ def test_run_steps_skips_fails_and_times_out():
     assert clock.now >= 3
 
 
+def test_a_wait_that_repeats_sends_the_item_back_to_its_job_until_none_is_left():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    a, b = Item('a'), Item('b')
+    writes = {'a': 3, 'b': 1}
+    polls = []
+
+    def fetch(items):
+        polls.append(sorted(i.name for i in items))
+        return dict((i.name, 'settled') for i in items)
+
+    def write(item):
+        writes[item.name] -= 1
+        item.log.append('write')
+
+    steps = [Step(run=write),
+             Step(check=lambda item, resource: resource == 'settled' or None,
+                  repeat=lambda item: writes[item.name] > 0),
+             Step(run=lambda item: item.log.append('after'))]
+    run_steps(client, [a, b], steps, fetch, key=lambda item: item.name, timeout=3)
+    assert a.log == ['write'] * 3 + ['after'] and a.ok
+    assert b.log == ['write', 'after'] and b.ok
+    # each write's wait is a poll; one poll serves both items while both wait
+    assert polls == [['a', 'b'], ['a'], ['a']]
+
+
 def test_run_steps_default_timeout_words_and_on_error():
     clock = FakeClock()
     client, _session = make_client([], clock=clock)

@@ -817,3 +817,62 @@ def test_a_share_gone_while_polled_by_id_fails_as_gone(monkeypatch):
     ])
     assert isinstance(outcome, Fail)
     assert 'disappeared while waiting for available' in outcome.result['shares'][0]['msg']
+
+
+def two_rules(n):
+    return entry(n, access_rules=[{'access_type': 'ip', 'access_to': '10.0.%d.0/24' % n},
+                                  {'access_type': 'ip', 'access_to': '10.1.%d.0/24' % n}])
+
+
+def allowed(n, target):
+    return ('POST', '/v2/shares/%s/action' % uuid(n),
+            ScriptedResponse(200, {'access': rule(n, target, state='queued_to_apply')}))
+
+
+def test_a_shares_second_rule_waits_in_the_poll_loop_while_the_job_serves_another_share(monkeypatch):
+    # Manila may lose a rule change that reaches it during another: the second
+    # rule of a share goes once the share's access_rules_status has settled. That
+    # wait is a step of the poll loop, so the one job place (concurrency 1) goes to
+    # the other share meanwhile, and one listing serves both waits.
+    one, two = share(1), share(2)
+    syncing = dict(access_rules_status='syncing')
+    outcome, session = run(monkeypatch, {'shares': [two_rules(1), two_rules(2)]}, [
+        listing(one, two),
+        rules_of(1), exports_of(1), rules_of(2), exports_of(2),
+        allowed(1, '10.0.1.0/24'),
+        allowed(2, '10.0.2.0/24'),
+        listing(dict(one, **syncing), dict(two, **syncing)),
+        listing(one, two),
+        allowed(1, '10.1.1.0/24'),
+        allowed(2, '10.1.2.0/24'),
+        listing(one, dict(two, **syncing)),
+        rules_of(1, rule(1, '10.0.1.0/24'), rule(1, '10.1.1.0/24')),
+        listing(one, two),
+        rules_of(2, rule(2, '10.0.2.0/24'), rule(2, '10.1.2.0/24')),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [r['changed'] for r in result['shares']] == [True, True]
+    assert [[r['access_to'] for r in s['rules']] for s in result['shares']] == [
+        ['10.0.1.0/24', '10.1.1.0/24'], ['10.0.2.0/24', '10.1.2.0/24']]
+    # no read of one share inside a job: every wait was a poll of the one listing
+    assert not [c for c in session.calls if c.path in ('/v2/shares/' + uuid(1), '/v2/shares/' + uuid(2))]
+
+
+def test_a_rule_to_replace_is_allowed_again_once_its_denial_has_settled_without_wait(monkeypatch):
+    # wait=false: no wait after the last write, but the new rule of a replaced one
+    # still goes only once Manila is done with the denial of the old one.
+    old = rule(1, '10.0.1.0/24', level='ro')
+    outcome, session = run(monkeypatch, {'wait': False, 'shares': [entry(1, access_rules=[
+        {'access_type': 'ip', 'access_to': '10.0.1.0/24', 'access_level': 'rw'}])]}, [
+        listing(share(1)),
+        rules_of(1, old), exports_of(1),
+        ('POST', '/v2/shares/%s/action' % uuid(1), ScriptedResponse(202)),
+        listing(share(1, access_rules_status='syncing')),
+        listing(share(1)),
+        allowed(1, '10.0.1.0/24'),
+        rules_of(1, rule(1, '10.0.1.0/24', state='queued_to_apply')),
+    ], max_version='2.87')
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [list(b) for b in session.bodies('POST')] == [['deny_access'], ['allow_access']]
