@@ -120,6 +120,9 @@ class ManilaModule(object):
     # The diff of a task whose resource was already gone: None (no diff) or
     # {} (an empty before and after, in diff mode).
     gone_diff = None
+    # False for a module without settings to compare (diff_mode support none):
+    # the template then gives no diff.
+    has_diff = True
 
     @classmethod
     def full_argument_spec(cls):
@@ -174,10 +177,14 @@ class ManilaModule(object):
             plan.before = {}
         if not plan.changed or self.check_mode:
             shown = self.predict(plan, current) if plan.changed else current
-            return self.finish(created or plan.changed, plan.before, plan.after,
+            return self.finish(created or plan.changed, *self.diff_of(plan),
                                **self.result(plan, shown))
         resource = self.apply(plan, current)
-        return self.finish(True, plan.before, plan.after, **self.result(plan, resource))
+        return self.finish(True, *self.diff_of(plan), **self.result(plan, resource))
+
+    def diff_of(self, plan):
+        """(before, after) of the task's diff: the plan's, or none (has_diff)."""
+        return (plan.before, plan.after) if self.has_diff else (None, None)
 
     def adopt(self, plan, found):
         """In ``apply_create``, after another task created a namesake at the same

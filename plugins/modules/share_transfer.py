@@ -156,6 +156,12 @@ api_version:
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    CREATE,
+    DELETE,
+    NOTHING,
+    Plan,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
     AWAITING,
     TransferAPI,
@@ -166,9 +172,26 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import shar
 
 SHARE_FIELDS = ('id', 'name', 'status', 'project_id', 'size', 'share_proto')
 
+# The plan of state=accepted that takes the share
+ACCEPT = 'accept'
+
 
 def share_view(share):
     return dict((k, share.get(k)) for k in SHARE_FIELDS) if share else {}
+
+
+class Found(object):
+    """What the task acts on: the share (None: not named, or not found), the
+    transfers of it that the task found (to cancel, or already offered), the
+    transfer its result shows (``shown``; by default the first of those) and
+    the key of a transfer it created."""
+
+    def __init__(self, share, transfers=(), shown=None, auth_key=None):
+        self.share = share
+        self.transfers = list(transfers)
+        self.shown = shown if shown is not None else (
+            view(self.transfers[0]) if self.transfers else {})
+        self.auth_key = auth_key
 
 
 class ShareTransferModule(ManilaModule):
@@ -186,13 +209,13 @@ class ShareTransferModule(ManilaModule):
                      ('state', 'accepted', ['id', 'auth_key']),
                      ('state', 'absent', ['share', 'id'], True)],
     )
+    has_diff = False   # a transfer has no settings to compare
 
     def run(self):
-        p = self.params
         self.validate_input()
         self.api = TransferAPI(self.client)
         self.api.require()
-        getattr(self, 'do_' + p['state'])()
+        self.converge()
 
     def validate_input(self):
         p = self.params
@@ -208,24 +231,52 @@ class ShareTransferModule(ManilaModule):
             raise InvalidInput('id does not apply with state=present: the task finds the '
                                'transfer of the share, or makes one.')
 
+    # -- the converge template's hooks, one set per state ----------------------
+    def find_current(self):
+        return getattr(self, 'find_' + self.params['state'])()
+
+    def plan(self, current):
+        return getattr(self, 'plan_' + self.params['state'])(current)
+
+    def predict(self, plan, current):
+        """Check mode's result: no transfer yet before a create, the one asked
+        for (not accepted yet) before an accept, the ones to cancel."""
+        if plan.action == CREATE:
+            return Found(current.share, shown={})
+        if plan.action == ACCEPT:
+            return Found(current.share, shown={'id': self.params['id']})
+        return current
+
+    def result(self, plan, resource):
+        if resource is None:
+            return dict(transfer={}, share={})
+        result = dict(transfer=resource.shown, share=share_view(resource.share))
+        if resource.auth_key:
+            result['auth_key'] = resource.auth_key
+        return result
+
     # -- the source: offer ---------------------------------------------------
-    def do_present(self):
-        p = self.params
-        share = lookups.require(self.client, 'share', p['share'], option='share')
-        found = self.api.list_for_share(share['id']) if share.get('status') == AWAITING else []
-        if found and not p['replace']:
+    def find_present(self):
+        share = lookups.require(self.client, 'share', self.params['share'], option='share')
+        return Found(share, self.api.list_for_share(share['id'])
+                     if share.get('status') == AWAITING else [])
+
+    def plan_present(self, current):
+        if current.transfers and not self.params['replace']:
             self.warn('%s is offered already (transfer %s). Manila shows a transfer\'s '
                       'auth_key only when it is created, so this task returns none: use the '
                       'key of the task that created it, or replace=true to cancel it and '
-                      'make a new one.' % (share_label(share), found[0]['id']))
-            return self.finish(False, transfer=view(found[0]), share=share_view(share))
-        if not found:
-            check_transferable(share)
-        if self.check_mode:
-            return self.finish(True, transfer={}, share=share_view(share))
-        for old in found:
+                      'make a new one.' % (share_label(current.share), current.transfers[0]['id']))
+            return Plan(NOTHING)
+        if not current.transfers:
+            check_transferable(current.share)
+        return Plan(CREATE)
+
+    def apply_create(self, _plan, current):
+        share = current.share
+        for old in current.transfers:
             self.api.delete(old['id'])
-        created = self.api.create(share, p['name'] or share.get('name'))
+        created = self.api.create(share, self.params['name'] or share.get('name'))
         auth_key = created.get('auth_key')
         if not auth_key:
             return self.fail('Manila made transfer %s of %s, but its answer, which alone '
@@ -233,24 +284,30 @@ class ShareTransferModule(ManilaModule):
                              'replace=true to cancel it and make a new one.'
                              % (created.get('id'), share_label(share)), transfer=view(created))
         share = lookups.get_by_id(self.client, 'share', share['id']) or share
-        self.finish(True, transfer=view(created), auth_key=auth_key, share=share_view(share))
+        return Found(share, shown=view(created), auth_key=auth_key)
 
     # -- the destination: accept ---------------------------------------------
-    def do_accepted(self):
+    def accepted_view(self):
+        return {'id': self.params['id'], 'accepted': True}
+
+    def find_accepted(self):
+        share = lookups.find(self.client, 'share', self.params['share']) if self.params['share'] else None
+        return Found(share, shown=self.accepted_view())
+
+    def plan_accepted(self, current):
+        if current.share is not None and self.owned_here(current.share):
+            return Plan(NOTHING)
+        return Plan(ACCEPT)
+
+    def apply_accept(self, _plan, current):
         p = self.params
         share = None
-        if p['share']:
-            share = lookups.find(self.client, 'share', p['share'])
-            if share is not None and self.owned_here(share):
-                return self.finish(False, transfer={'id': p['id'], 'accepted': True},
-                                   share=share_view(share))
-        if self.check_mode:
-            return self.finish(True, transfer={'id': p['id']}, share=share_view(share))
-        owned = self.owned_share((share or {}).get('id') or p['share']) if p['share'] else None
+        named = (current.share or {}).get('id') or p['share']
+        owned = self.owned_share(named) if p['share'] else None
         self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], owned)
         if p['share']:
-            share = lookups.find(self.client, 'share', (share or {}).get('id') or p['share'])
-        self.finish(True, transfer={'id': p['id'], 'accepted': True}, share=share_view(share))
+            share = lookups.find(self.client, 'share', named)
+        return Found(share, shown=self.accepted_view())
 
     def owned_share(self, name_or_id):
         """What ``write_once`` looks for after an accept's lost answer: the share,
@@ -269,7 +326,9 @@ class ShareTransferModule(ManilaModule):
         return share['project_id'] == project['id']
 
     # -- the source: cancel --------------------------------------------------
-    def do_absent(self):
+    def find_absent(self):
+        """The open transfer O(id), or every open transfer of O(share); None
+        when there is none and no share either (already gone)."""
         p = self.params
         share = None
         if p['id']:
@@ -278,14 +337,21 @@ class ShareTransferModule(ManilaModule):
         else:
             share = lookups.find(self.client, 'share', p['share'])
             targets = self.api.list_for_share(share['id']) if share else []
-        if self.check_mode or not targets:
-            return self.finish(bool(targets), transfer=view(targets[0]) if targets else {},
-                               share=share_view(share))
-        for transfer in targets:
+        if not targets and share is None:
+            return None
+        return Found(share, targets)
+
+    @staticmethod
+    def plan_absent(current):
+        return Plan(DELETE if current.transfers else NOTHING)
+
+    def apply_delete(self, _plan, current):
+        for transfer in current.transfers:
             self.api.delete(transfer['id'])
+        share = current.share
         if share is not None:
             share = lookups.get_by_id(self.client, 'share', share['id']) or share
-        self.finish(True, transfer=view(targets[0]), share=share_view(share))
+        return Found(share, shown=view(current.transfers[0]))
 
 
 def main():

@@ -83,6 +83,17 @@ def test_offer_creates_one_transfer_and_returns_its_key(monkeypatch):
     assert result['api_version'] == '2.99'
 
 
+def test_a_transfer_has_no_diff_even_in_diff_mode(monkeypatch):
+    # diff_mode support none: the converge template gives no diff (has_diff)
+    def prepare(client, _session):
+        client.token_project = lambda: {'id': SOURCE, 'name': SOURCE, 'roles': []}
+    outcome, session = run_scripted(monkeypatch, share_transfer, {'share': 'data'}, [BY_NAME],
+                                    check_mode=True, diff=True, prepare=prepare)
+    assert outcome.result['changed'] is True and outcome.result['transfer'] == {}
+    assert 'diff' not in outcome.result
+    assert session.writes() == []
+
+
 def test_offer_check_mode_reads_only(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [BY_NAME], check_mode=True,
                           project=SOURCE)
