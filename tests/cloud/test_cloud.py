@@ -380,6 +380,10 @@ def test_request_log_names_the_token_project():
     good, bad = sorted(mine, key=lambda line: '-bad' in line)
     assert good.startswith('GET /v2/shares?name=%s 200 ' % marker), good
     assert good.split()[-1] == cloud.project_id, good
+    # @START: when the request began, in ms (setup_manila's count_requests.yml leaves
+    # out the lines of requests that began before its mark)
+    began = good.split()[-2]
+    assert began.startswith('@') and abs(int(began[1:]) / 1000.0 - time.time()) < 120, good
     assert bad.split()[2] == '401' and bad.split()[-1] == '-', bad
     assert versions[-1].split()[-1] == '-', versions
 
