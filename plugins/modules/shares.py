@@ -228,7 +228,7 @@ notes:
   - The shares change side by side, but the rule changes to one share are
     sent one at a time, each once Manila has finished the one before, because
     Manila can lose a change that reaches it while it applies another one. That
-    wait is part of the one poll loop: meanwhile the share's place among the
+    wait is part of the one poll loop, and meanwhile the share's place among the
     O(concurrency) requests goes to another share.
 '''
 
