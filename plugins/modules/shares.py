@@ -22,9 +22,7 @@ description:
     5xx when Manila shows it was not applied (a lost answer is looked up, never sent
     blindly again), or after a rate limit's answer (429), which never reached Manila
     (and lowers O(concurrency) for a while). Waits are one poll loop over every busy
-    share, one listing per poll - for the shares, then for their rules (C(access_rules_status)).
-    In a project whose listing is long beside the shares still waiting (25 shares
-    listed per waiting share or more), a poll reads the waiting shares one by one instead.
+    share, one listing per poll (or a GET per waiting share, when few wait in a long listing) - for the shares, then for their rules.
   - One share that cannot converge (over quota, a type the scheduler cannot
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
@@ -227,9 +225,7 @@ notes:
     of each share (and one listing of the delete locks with O(shares[].deletion_lock)).
   - The shares change side by side, but the rule changes to one share are
     sent one at a time, each once Manila has finished the one before, because
-    Manila can lose a change that reaches it while it applies another one. That
-    wait is part of the one poll loop, and meanwhile the share's place among the
-    O(concurrency) requests goes to another share.
+    Manila can lose a change that reaches it while it applies another one (a wait in the poll loop).
 '''
 
 EXAMPLES = r'''
