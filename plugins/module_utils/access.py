@@ -609,44 +609,67 @@ class AccessAPI(object):
             idle[0] = False
         return pace
 
-    def send_plan(self, share_id, plan, unrestrict=False, pace=None):
-        """Send what a plan can send at once: new rules first, then level and
-        metadata changes, then the denials (rules to replace, rules to remove).
+    def plan_writes(self, share_id, plan, unrestrict=False):
+        """Every write of a plan, in the order they go: new rules, level
+        changes, metadata changes, the denials (rules to replace, rules to
+        remove), then the replacements (once their old rule is gone).  Each
+        is (kind, syncs, send): ``kind`` is allow, update, metadata, deny or
+        replace; ``syncs``, whether Manila syncs the share's rules for it (all
+        but metadata); ``send()`` sends it and returns the rule's ID."""
+        def allow(rule):
+            return lambda: self.allow(share_id, rule)['id']
 
-        ``pace`` (see ``pacer``) is called before each write that makes
-        Manila sync the share's rules (not before metadata changes).
+        def then_id(send, current):
+            def sent():
+                send()
+                return current['id']
+            return sent
+
+        def update(current, level):
+            return then_id(lambda: self.update_level(current['id'], level), current)
+
+        def metadata(current, items):
+            return then_id(lambda: self.set_metadata(current['id'], items), current)
+
+        def deny(current):
+            return then_id(lambda: self.deny(share_id, current, unrestrict), current)
+
+        return ([('allow', True, allow(rule)) for rule in plan.add]
+                + [('update', True, update(c, level)) for c, level in plan.update]
+                + [('metadata', False, metadata(c, items)) for c, items in plan.metadata]
+                + [('deny', True, deny(c)) for c in [c for c, _rule in plan.replace] + list(plan.remove)]
+                + [('replace', True, allow(rule)) for _current, rule in plan.replace])
+
+    def send_plan(self, share_id, plan, unrestrict=False, pace=None):
+        """Send what a plan can send at once (plan_writes but the
+        replacements).  ``pace`` (see ``pacer``) is called before each write
+        that makes Manila sync the share's rules.
 
         Returns (IDs of the rules to wait for until active, IDs of the denied
         rules).  Replaced rules are allowed again by send_replacements, once
         their denial is done.
         """
-        pace = pace or _no_pace
-        touched = []
-        for rule in plan.add:
-            pace()
-            touched.append(self.allow(share_id, rule)['id'])
-        for current, level in plan.update:
-            pace()
-            self.update_level(current['id'], level)
-            touched.append(current['id'])
-        for current, items in plan.metadata:
-            self.set_metadata(current['id'], items)
-        denied = []
-        for current in [c for c, _rule in plan.replace] + list(plan.remove):
-            pace()
-            self.deny(share_id, current, unrestrict)
-            denied.append(current['id'])
-        return touched, denied
+        return self._send(share_id, plan, unrestrict, pace, replacements=False)
 
     def send_replacements(self, share_id, plan, pace=None):
         """Allow again the rules a plan replaces (their old rule must be gone);
         ``pace`` as for send_plan."""
+        return self._send(share_id, plan, False, pace, replacements=True)[0]
+
+    def _send(self, share_id, plan, unrestrict, pace, replacements):
         pace = pace or _no_pace
-        allowed = []
-        for _current, rule in plan.replace:
-            pace()
-            allowed.append(self.allow(share_id, rule)['id'])
-        return allowed
+        touched, denied = [], []
+        for kind, syncs, send in self.plan_writes(share_id, plan, unrestrict):
+            if (kind == 'replace') != replacements:
+                continue
+            if syncs:
+                pace()
+            rule_id = send()
+            if kind == 'deny':
+                denied.append(rule_id)
+            elif kind != 'metadata':
+                touched.append(rule_id)
+        return touched, denied
 
     # waiting
     def wait_rules(self, share_id, touched=(), denied=(), what=None):

@@ -741,50 +741,21 @@ class Fleet(object):
         if item.rule_writes is None:
             # Refuses (with the reason) a share in the recycle bin, migrating or busy.
             share_needs_wait_for_rules(self.client, item.share, wait=False)
-            item.rule_writes = collections.deque(self.rule_writes_of(item))
+            item.rule_writes = collections.deque(
+                self.access.plan_writes(item.share['id'], item.rule_plan))
         item.wrote = True
-        while item.rule_writes:
-            syncs, write = item.rule_writes.popleft()
-            write()
-            if syncs:
-                return
-
-    def rule_writes_of(self, item):
-        """(syncs, write) for each write of the share's rule plan, in the order
-        AccessAPI.send_plan and send_replacements send them but the metadata
-        first: new rules, level changes, denials (of the rules to replace and
-        to remove), then the replacements, once their old rule is gone."""
-        share_id = item.share['id']
-        plan = item.rule_plan
-        access = self.access
-
-        def allow(rule):
-            def write():
-                rule_id = access.allow(share_id, rule)['id']
+        synced = False
+        # one write that syncs, with the metadata changes that follow it
+        while item.rule_writes and not (synced and item.rule_writes[0][1]):
+            kind, syncs, send = item.rule_writes.popleft()
+            rule_id = send()
+            synced = synced or syncs
+            if kind == 'deny':
+                item.denied.append(rule_id)
+            elif kind != 'metadata':
                 item.touched.append(rule_id)
+            if kind in ('allow', 'replace'):
                 item.allowed.append(rule_id)
-            return True, write
-
-        def update(current, level):
-            def write():
-                access.update_level(current['id'], level)
-                item.touched.append(current['id'])
-            return True, write
-
-        def deny(current):
-            def write():
-                access.deny(share_id, current, False)
-                item.denied.append(current['id'])
-            return True, write
-
-        def metadata(current, items):
-            return False, lambda: access.set_metadata(current['id'], items)
-
-        return ([metadata(current, items) for current, items in plan.metadata]
-                + [allow(rule) for rule in plan.add]
-                + [update(current, level) for current, level in plan.update]
-                + [deny(current) for current in [c for c, _rule in plan.replace] + list(plan.remove)]
-                + [allow(rule) for _current, rule in plan.replace])
 
     def settle_twins(self, item):
         """One rule per target when another task allowed the same one at the same
