@@ -89,25 +89,39 @@ class ManilaModule(object):
         resource is as the task wants it), the ``before`` and ``after`` of
         the diff, ``changed``.  Every refusal is raised here, before any
         write.
+    ``as_is(plan, current)``
+        The resource of a plan that changes nothing: by default
+        ``current``.  A module whose resource may be as asked but still
+        busy (a replica syncing, a migration in flight) waits for it here,
+        outside check mode, and may set ``plan.after``.
     ``predict(plan, current)``
-        The resource as check mode shows it: by default ``current``, and
-        None for a ``resource.DELETE`` plan.
+        The resource as check mode shows it for a plan that changes
+        something: by default ``current``, and None for a
+        ``resource.DELETE`` plan.
     ``apply(plan, current)``
         Send the plan's writes and wait; returns the resource as it ends
         (None: deleted).  The default calls ``apply_<action>(plan,
         current)``.  It may set ``plan.after`` to what it read back.
+    ``applied_changes(plan)``
+        Whether ``apply`` changed the cloud: true by default; false for a
+        plan that stopped before its first write (a migration's
+        ``wait=false`` before a wait).
     ``result(plan, resource)``
         The module's own keys of the result (``share_type=...``);
         ``plan`` and ``resource`` are None when the resource was already
-        gone.
+        gone.  It runs before the diff is taken, so it may set
+        ``plan.before`` and ``plan.after`` (to what it read back, or with
+        what follows the resource's own writes: a share's deletion lock,
+        whose writes ``result_changed()`` then reports).
 
     The template (``converge()``, or ``converge_on(current)`` for a module
     that looked already) runs them in this order and owns what every module
     did alike: with ``state=absent``, a resource not found is already gone
     (unchanged, no plan, no further request; the diff is ``gone_diff``); a
-    plan that changes nothing, or check mode, finishes with the plan's
-    ``changed``, ``before`` and ``after`` and sends nothing; else
-    ``apply`` runs and the task finishes changed, with the plan's diff.
+    plan that changes nothing finishes unchanged with ``as_is``; in check
+    mode a plan that changes something finishes changed with ``predict``
+    and sends nothing; else ``apply`` runs and the task finishes changed
+    (``applied_changes``); each with the plan's diff.
     Inside ``apply_create``, ``adopt(plan, found)`` brings the namesake
     that another task created at the same moment (and that this task keeps)
     to the task; ``converge_on(found, created=True)`` does the same for a
@@ -175,12 +189,16 @@ class ManilaModule(object):
         plan = self.plan(current)
         if created:
             plan.before = {}
-        if not plan.changed or self.check_mode:
-            shown = self.predict(plan, current) if plan.changed else current
-            return self.finish(created or plan.changed, *self.diff_of(plan),
-                               **self.result(plan, shown))
-        resource = self.apply(plan, current)
-        return self.finish(True, *self.diff_of(plan), **self.result(plan, resource))
+        if not plan.changed:
+            resource, changed = self.as_is(plan, current), False
+        elif self.check_mode:
+            resource, changed = self.predict(plan, current), True
+        else:
+            resource = self.apply(plan, current)
+            changed = self.applied_changes(plan)
+        result = self.result(plan, resource)
+        return self.finish(created or changed or self.result_changed(), *self.diff_of(plan),
+                           **result)
 
     def diff_of(self, plan):
         """(before, after) of the task's diff: the plan's, or none (has_diff)."""
@@ -203,15 +221,27 @@ class ManilaModule(object):
     def plan(self, current):
         raise NotImplementedError
 
+    def as_is(self, plan, current):
+        """The resource of a plan that changes nothing (check mode too)."""
+        return current
+
     @staticmethod
     def predict(plan, current):
         return None if plan.action == DELETE else current
+
+    def applied_changes(self, plan):
+        """Whether ``apply`` changed the cloud (the task's ``changed``)."""
+        return True
 
     def apply(self, plan, current):
         return getattr(self, 'apply_' + plan.action)(plan, current)
 
     def result(self, plan, resource):
         return {}
+
+    def result_changed(self):
+        """Whether ``result`` changed the cloud too."""
+        return False
 
     def warn(self, message):
         self.warnings.append(message)

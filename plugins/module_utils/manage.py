@@ -33,7 +33,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     check_share_input,
     share_label,
-    update_flow,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -289,7 +288,7 @@ def share_manage_flow(task):
                           exc, body['export_path'], body['service_host'], share['id']),
                       share=share)
     # Metadata and the rest of the task: as on a share the task had found.
-    return update_flow(task, share, created=True)
+    return task.converge_on(share, created=True)
 
 
 def share_unmanage_flow(task, share, guard=None):

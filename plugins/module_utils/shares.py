@@ -21,7 +21,6 @@ __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
-from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
@@ -334,7 +333,8 @@ class SharePlan(Plan):
     ``action`` is one of create, update, nothing, delete, soft_delete,
     restore; ``body`` the create body; ``update`` the PUT body;
     ``new_size`` a resize; ``metadata_set``/``metadata_delete`` the metadata
-    changes; ``before``/``after`` the diff views.
+    changes; ``snapshots`` the share's snapshots to delete before it;
+    ``before``/``after`` the diff views.
     """
 
     def __init__(self, action, before=None, after=None, body=None, update=None,
@@ -345,6 +345,7 @@ class SharePlan(Plan):
         self.new_size = new_size
         self.metadata_set = metadata_set or {}
         self.metadata_delete = metadata_delete or []
+        self.snapshots = []
 
 
 def check_convergeable(share):
@@ -579,97 +580,6 @@ def export_paths(locations):
     """
     return [loc['path'] for loc in sort_export_locations(locations or [])
             if not loc.get('is_admin_only') and loc.get('path')]
-
-
-# -- the share module's flows ------------------------------------------------
-# They run on the module (``task``: its params, client, check_mode, ``shares``
-# (a ShareAPI), fail(), desired() and finish_share()) and end the task.
-
-# The references a create names (task option = lookups kind), resolved before
-# the create is sent.
-CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
-
-
-def restore_flow(task, share):
-    """Restore a soft-deleted share (state=present with restore=true)."""
-    plan = plan_restore(share, task.params['restore'])
-    if not task.check_mode:
-        task.shares.restore(share['id'])
-        if task.params['wait']:
-            share = task.shares.wait(share)
-        else:
-            share = task.shares.get(share['id'])
-    task.finish_share(plan, dict(share, is_soft_deleted=False))
-
-
-def create_flow(task):
-    """Create the share: references first, then create -> wait -> settle
-    namesakes; a namesake another task created at the same moment is adopted."""
-    p = task.params
-    check_create_options(p, ('name', 'share_proto'))
-    check_create_features(task.client, p)
-    references = create_references(task)
-    snapshot = references.get('snapshot')
-    size = p['size'] or (snapshot['size'] if snapshot else None)
-    check_create_options(dict(size=size), ('size',))
-    plan = plan_create(task.desired(
-        size=size, snapshot_id=snapshot['id'] if snapshot else None,
-        share_network_id=references['share_network']['id']
-        if references.get('share_network') else None))
-    if task.check_mode:
-        return task.finish_share(plan, {})
-    share, adopt = create_and_settle(task, task.shares, plan.body, 'share',
-                                     SHARE_BUSY_STATES)
-    if adopt:
-        # Another task made the share at the same moment: converge on
-        # it as on a share this task had found.
-        return update_flow(task, task.shares.wait_if_busy(share), created=True)
-    plan.after = diff_view(share)
-    task.finish_share(plan, share)
-
-
-def reference_id(task, kind, share=None):
-    """The ID of the share network or snapshot the task names.
-
-    The ID the share already refers to needs no lookup.
-    """
-    value = task.params[kind]
-    known = (share.get('%s_id' % kind),) if share else ()
-    return lookups.resolve_id(task.client, kind, value, known) if value else None
-
-
-def update_flow(task, share, created=False):
-    """Bring an existing share to the task; ``created``: this task created a
-    share and converges on another task's namesake instead (changed)."""
-    p = task.params
-    plan = plan_update(share, task.desired(
-        share_network_id=reference_id(task, 'share_network', share),
-        snapshot_id=reference_id(task, 'snapshot', share)),
-        purge_metadata=p['purge_metadata'], rename=bool(p['id']))
-    if created:
-        plan.before = {}
-    if plan.action == NOTHING or task.check_mode:
-        return task.finish_share(plan, share, changed=created or None)
-    share = task.shares.apply_update(share, plan)
-    if plan.new_size:
-        share = task.shares.wait(share) if p['wait'] else task.shares.get(share['id'])
-    plan.after = diff_view(share)
-    task.finish_share(plan, share)
-
-
-def create_references(task):
-    """Every resource the create names, looked up before anything is sent:
-    an unknown one fails the task naming the option (check mode too)."""
-    p = task.params
-    found = {}
-    for option in CREATE_REFERENCES:
-        if p[option]:
-            found[option] = lookups.require(task.client, option, p[option],
-                                            option=option)
-    if not p['share_type'] and task.shares.default_share_type() is None:
-        raise InvalidInput('This cloud has no default share type, so Manila cannot '
-                           'choose one: set share_type (a type name or ID).')
-    return found
 
 
 def check_create_features(client, params):

@@ -38,13 +38,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    NOTHING as SHARE_NOTHING,
-    SOFT_DELETE as SHARE_SOFT_DELETE,
     ShareAPI,
     metadata_changes,
     metadata_to_send,
     normalize_metadata,
-    plan_absent as plan_share_absent,
     send_metadata_plan,
     share_label,
     update_body,
@@ -644,45 +641,6 @@ class SnapshotAPI(ResourceAPI):
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
         return ShareAPI(self.client, self.timeout).wait_if_busy(share, wait)
-
-
-def share_absent_flow(task, share, before_delete=None):
-    """The share module's state=absent: the share's snapshots first (with
-    delete_snapshots), then the share (deleted or soft-deleted).
-
-    Runs on the module (``task``: params, client, check_mode, ``shares``,
-    finish_share()) and ends the task.  ``before_delete(share_id)`` sends
-    what must go right before the share's deletion (its delete locks, when
-    the task lifts them).
-    """
-    p = task.params
-    plan = plan_share_absent(share, p['soft_delete'])
-    if plan.action == SHARE_SOFT_DELETE:
-        task.client.require('soft_delete', 'soft_delete')
-    doomed = []
-    if plan.action != SHARE_NOTHING:
-        snapshots = SnapshotAPI(task.client, p['timeout'])
-        doomed = plan_share_snapshots(share, snapshots.list_for_share(share['id']),
-                                      p['delete_snapshots'])
-    deleted = [brief(s) for s in doomed]
-    if plan.action == SHARE_NOTHING or task.check_mode:
-        return task.finish_share(plan, {} if plan.changed else share, with_exports=False,
-                                 deleted_snapshots=deleted)
-    if doomed:
-        snapshots.delete_all(doomed)
-    if plan.action == SHARE_SOFT_DELETE:
-        if before_delete is not None:
-            before_delete(share['id'])
-        task.shares.soft_delete(share['id'])
-    else:
-        if p['wait']:
-            share = task.shares.wait_if_busy(share)
-        if before_delete is not None:
-            before_delete(share['id'])
-        task.shares.delete(share['id'])
-        if p['wait']:
-            task.shares.wait_gone(share)
-    task.finish_share(plan, {}, with_exports=False, deleted_snapshots=deleted)
 
 
 # -- the share_snapshot module's flows ---------------------------------------

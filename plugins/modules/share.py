@@ -263,27 +263,23 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups, manage
-from ansible_collections.openkeel.manila.plugins.module_utils.base import (
-    ManilaModule,
-    wait_argument_spec,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils import manage
+from ansible_collections.openkeel.manila.plugins.module_utils.base import wait_argument_spec
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     ShareLockTask,
     check_lock_input,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.share_task import ShareTask
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     check_share_task,
-    create_flow,
-    restore_flow,
-    update_flow,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import share_absent_flow
 
 
-class ShareModule(ManilaModule):
+class ShareModule(ShareTask):
+    """Options, input and lookups; the converge hooks are share_task.ShareTask's."""
+
     argument_spec = dict(
         state=dict(type='str', default='present', choices=['present', 'absent', 'unmanaged']),
         name=dict(type='str'),
@@ -317,13 +313,13 @@ class ShareModule(ManilaModule):
                                    self.check_mode)
         self.shares = ShareAPI(self.client, p['timeout'])
         share = self.find_share()
-        if p['state'] == 'absent':
-            self.locks.guard_absent(share)
-            share_absent_flow(self, share, self.locks.before_delete)
-        elif p['state'] == 'unmanaged':
-            manage.share_unmanage_flow(self, share, self.locks.guard_unmanage)
-        else:
-            self.ensure_present(share)
+        if p['state'] == 'unmanaged':
+            return manage.share_unmanage_flow(self, share, self.locks.guard_unmanage)
+        if p['state'] == 'present':
+            if p['manage'] and manage.to_be_managed(self, share):
+                return manage.share_manage_flow(self)
+            share = self.share_to_converge(share)
+        return self.converge_on(share)
 
     # -- before any request ------------------------------------------------
     def validate_input(self):
@@ -346,47 +342,6 @@ class ShareModule(ManilaModule):
             'mount_point_name'))
         desired.update(manage.desired_fields(p), **resolved)
         return desired
-
-    # -- present -----------------------------------------------------------
-    def ensure_present(self, share):
-        p = self.params
-        if p['manage'] and manage.to_be_managed(self, share):
-            return manage.share_manage_flow(self)
-        if share is None:
-            if p['id']:
-                raise InvalidInput(
-                    'No share with ID %s exists; a share cannot be created with a '
-                    'given ID (leave out "id" to create one).' % p['id'])
-            binned = self.soft_deleted_namesake()
-            if binned is not None:
-                return restore_flow(self, binned)
-            if lookups.looks_like_uuid(p['name']):
-                raise InvalidInput(
-                    'No share has the ID or the name %s. A UUID-shaped name is taken as '
-                    'a share ID, and no share is created under such a name: check the '
-                    'ID (is the share deleted, or in another project?), or give the new '
-                    'share a name that is not a UUID.' % p['name'])
-            return create_flow(self)
-        if share.get('is_soft_deleted'):
-            return restore_flow(self, share)
-        return update_flow(self, self.shares.wait_if_busy(share, p['wait']))
-
-    def soft_deleted_namesake(self):
-        if not self.client.supports('soft_delete'):
-            return None
-        return self.shares.find_by_name(self.params['name'], soft_deleted=True)
-
-    # -- result ------------------------------------------------------------
-    def finish_share(self, plan, share, with_exports=True, changed=None, **result):
-        share = share or {}
-        present = self.params['state'] == 'present'
-        if present:
-            self.locks.converge(share)
-        if share and with_exports and share.get('id'):
-            share = dict(share, export_locations=self.shares.export_locations(share['id']))
-        before, after = self.locks.merge(plan.before, plan.after, result, gone=not present)
-        changed = plan.changed if changed is None else changed
-        self.finish(changed or self.locks.changed, before, after, share=share, **result)
 
 
 def main():

@@ -245,32 +245,52 @@ class ShareMigrationModule(ManilaModule):
         p = self.params
         flags = resolve_flags(p)
         validate_request(p['state'], p['host'], flags)
-        migration = Migration(self.client, p['share'], p['state'], p['host'],
-                              p['new_share_type'], p['new_share_network'], flags,
-                              p['timeout'])
-        plan = migration.prepare()
-        before = {'host': migration.before.get('host'),
-                  'task_state': migration.before.get('task_state')}
-        if self.check_mode:
-            after = dict(before)
-            if plan.changed:
-                after = {'host': p['host'] or before['host'],
-                         'task_state': migration.predicted_task_state()}
-            return self.finish_migration(plan.changed, migration, before, after,
-                                         ran=False)
-        sent = migration.run(p['wait'])
-        share = migration.share
-        self.finish_migration(migration.sent_writes(sent), migration, before,
-                              {'host': share.get('host'), 'task_state': share.get('task_state')},
-                              ran=True)
+        self.migration = Migration(self.client, p['share'], p['state'], p['host'],
+                                   p['new_share_type'], p['new_share_network'], flags,
+                                   p['timeout'])
+        self.sent = []
+        self.converge()
 
-    def finish_migration(self, changed, migration, before, after, ran):
-        plan = migration.plan
-        share = dict(migration.share, export_locations=ShareAPI(
-            self.client).export_locations(migration.share['id']))
-        self.finish(changed, before, after, action=plan.action,
+    # -- the converge template's hooks -----------------------------------------
+    def find_current(self):
+        """The share as the migration goes on from (read, or waited for while
+        Manila picks a destination)."""
+        self.migration.prepare()
+        return self.migration.share
+
+    def plan(self, current):
+        plan = self.migration.plan
+        plan.before = where(self.migration.before)
+        plan.after = dict(plan.before)
+        if plan.changed:
+            plan.after = {'host': self.params['host'] or plan.before['host'],
+                          'task_state': self.migration.predicted_task_state()}
+        return plan
+
+    def as_is(self, plan, current):
+        """A migration in flight that needs no write is still waited for."""
+        return current if self.check_mode else self.apply(plan, current)
+
+    def apply(self, plan, current):
+        self.sent = self.migration.run(self.params['wait'])
+        plan.after = where(self.migration.share)
+        return self.migration.share
+
+    def applied_changes(self, plan):
+        return self.migration.sent_writes(self.sent)
+
+    def result(self, plan, resource):
+        ran = not self.check_mode
+        share = dict(resource, export_locations=ShareAPI(
+            self.client).export_locations(resource['id']))
+        return dict(action=plan.action,
                     msg=plan.reason if ran else '(check mode) ' + plan.reason,
-                    share=share, migration=migration.summary(ran))
+                    share=share, migration=self.migration.summary(ran))
+
+
+def where(share):
+    """The diff's view of a share: where it lives and its migration's state."""
+    return {'host': share.get('host'), 'task_state': share.get('task_state')}
 
 
 def main():

@@ -156,11 +156,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
     BUSY,
-    NOTHING,
     OUT_OF_SYNC,
     ReplicaAPI,
     ReplicaInError,
-    plan,
+    plan as plan_replicas,
     view,
     views,
 )
@@ -192,37 +191,8 @@ class ShareReplicaModule(ManilaModule):
             self.client.require('replica_share_network', 'share_network for a replica')
         if p['quiesce_wait_time']:
             self.client.require('replica_quiesce_wait_time', 'quiesce_wait_time')
-        if p['state'] == 'absent':
-            share = lookups.find(self.client, 'share', p['share'])
-            if share is None:   # its replicas went with it
-                return self.finish(False, replica={}, replicas=[])
-        else:
-            share = lookups.require(self.client, 'share', p['share'], option='share')
-        desired = dict((k, p[k]) for k in ('state', 'id', 'availability_zone', 'resync'))
-        if p['share_network']:
-            desired['share_network'] = lookups.resolve_id(
-                self.client, 'share_network', p['share_network'], option='share_network')
-        if p['availability_zone']:
-            lookups.require(self.client, 'availability_zone', p['availability_zone'],
-                            option='availability_zone')
-        replicas = self.api.list_for_share(share['id'])
-        try:
-            the_plan = plan(share, replicas, desired)
-        except ReplicaInError as exc:
-            extra = explain_safely(user_message_explainer(self.client, exc.replica['id']),
-                                   exc.replica)
-            return self.fail('%s %s' % (exc, extra) if extra else str(exc),
-                             replica=view(exc.replica))
-        if self.check_mode or the_plan.action == NOTHING:
-            replica = the_plan.targets[0] if the_plan.targets else {}
-            if replica and not self.check_mode and p['state'] == 'present' and p['wait'] \
-                    and replica.get('status') in BUSY:
-                replica = self.waited(self.api.wait_in_sync, replica)
-            if replica and replica.get('replica_state') == OUT_OF_SYNC:
-                self.warn('Replica %s is out_of_sync; resync=true asks Manila to resync '
-                          'it (admins).' % replica['id'])
-            return self.done(the_plan, share, replica, replicas)
-        getattr(self, 'do_' + the_plan.action)(the_plan, share)
+        self.share = self.replicas = None
+        self.converge()
 
     def validate_input(self):
         p = self.params
@@ -236,42 +206,93 @@ class ShareReplicaModule(ManilaModule):
         if p['share_network'] and p['state'] != 'present':
             raise InvalidInput('share_network only applies with state=present.')
 
+    # -- the converge template's hooks -----------------------------------------
+    def find_current(self):
+        """The share's replicas (None: with state=absent, the share is gone and
+        its replicas went with it)."""
+        p = self.params
+        if p['state'] == 'absent':
+            self.share = lookups.find(self.client, 'share', p['share'])
+            if self.share is None:
+                return None
+        else:
+            self.share = lookups.require(self.client, 'share', p['share'], option='share')
+        self.desired = dict((k, p[k]) for k in ('state', 'id', 'availability_zone', 'resync'))
+        if p['share_network']:
+            self.desired['share_network'] = lookups.resolve_id(
+                self.client, 'share_network', p['share_network'], option='share_network')
+        if p['availability_zone']:
+            lookups.require(self.client, 'availability_zone', p['availability_zone'],
+                            option='availability_zone')
+        self.replicas = self.api.list_for_share(self.share['id'])
+        return self.replicas
+
+    def plan(self, current):
+        try:
+            return plan_replicas(self.share, current, self.desired)
+        except ReplicaInError as exc:
+            extra = explain_safely(user_message_explainer(self.client, exc.replica['id']),
+                                   exc.replica)
+            return self.fail('%s %s' % (exc, extra) if extra else str(exc),
+                             replica=view(exc.replica))
+
+    def diff_of(self, plan):
+        return {'replicas': plan.before}, {'replicas': plan.after}
+
+    def as_is(self, plan, current):
+        """The replica the task names; with wait, one still syncing is waited for."""
+        replica = plan.targets[0] if plan.targets else {}
+        if replica and not self.check_mode and self.params['state'] == 'present' \
+                and self.params['wait'] and replica.get('status') in BUSY:
+            replica = self.waited(self.api.wait_in_sync, replica)
+        return self.warn_out_of_sync(replica)
+
+    def predict(self, plan, current):
+        return self.warn_out_of_sync(plan.targets[0] if plan.targets else {})
+
+    def warn_out_of_sync(self, replica):
+        if replica and replica.get('replica_state') == OUT_OF_SYNC:
+            self.warn('Replica %s is out_of_sync; resync=true asks Manila to resync '
+                      'it (admins).' % replica['id'])
+        return replica
+
     # -- the actions -------------------------------------------------------
-    def do_create(self, the_plan, share):
-        share = ShareAPI(self.client, self.params['timeout']).wait_if_busy(share, self.params['wait'])
+    def apply_create(self, plan, replicas):
+        share = ShareAPI(self.client, self.params['timeout']).wait_if_busy(
+            self.share, self.params['wait'])
         known = [t['id'] for t in self.api.list_for_share(share['id'])]
-        replica = self.api.create(the_plan.body, known)
+        replica = self.api.create(plan.body, known)
         if self.params['wait']:
             replica = self.waited(self.api.wait_in_sync, replica)
-        self.done(the_plan, share, replica)
+        return replica
 
-    def do_resync(self, the_plan, share):
-        replica = the_plan.targets[0]
+    def apply_resync(self, plan, replicas):
+        replica = plan.targets[0]
         self.api.resync(replica['id'])
         if self.params['wait']:
             replica = self.waited(self.api.wait_in_sync, replica)
-        self.done(the_plan, share, replica)
+        return replica
 
-    def do_promote(self, the_plan, share):
-        replica = the_plan.targets[0]
+    def apply_promote(self, plan, replicas):
+        replica = plan.targets[0]
         self.api.promote(replica['id'], self.params['quiesce_wait_time'])
         if self.params['wait']:
             try:
-                self.api.wait_promoted(share['id'], replica['id'])
+                self.api.wait_promoted(self.share['id'], replica['id'])
             except WaitFailed as exc:
                 self.fail('%s' % exc, replica=view(replica))
             replica = self.api.get(replica['id']) or replica
-        self.done(the_plan, share, replica)
+        return replica
 
-    def do_delete(self, the_plan, share):
-        for replica in the_plan.targets:
+    def apply_delete(self, plan, replicas):
+        for replica in plan.targets:
             replica = self.api.wait_if_busy(replica)
             if replica is not None:
                 self.api.delete(replica['id'])
         if self.params['wait']:
-            for replica in the_plan.targets:
+            for replica in plan.targets:
                 self.waited(self.api.wait_gone, replica)
-        self.done(the_plan, share, {})
+        return {}
 
     def waited(self, wait, replica):
         try:
@@ -283,16 +304,20 @@ class ShareReplicaModule(ManilaModule):
         return None
 
     # -- result ------------------------------------------------------------
-    def done(self, the_plan, share, replica, replicas=None):
-        """Finish with ``replica`` (with its export locations) and the share's
-        replicas (``replicas``: as read before a task that changed nothing)."""
+    def result(self, plan, resource):
+        """The replica (with its export locations) and the share's replicas (as
+        read before a task that changed nothing or ran in check mode, else read
+        again: the diff's ``after``)."""
+        if plan is None:
+            return dict(replica={}, replicas=[])
+        replica = resource
         if replica and replica.get('id') and replica['id'] != '(new)':
             replica = dict(replica, export_locations=self.api.export_locations(replica['id']))
-        if replicas is None:
-            replicas = self.api.list_for_share(share['id'])
-        after = the_plan.after if self.check_mode else views(replicas)
-        self.finish(the_plan.changed, {'replicas': the_plan.before}, {'replicas': after},
-                    replica=replica or {}, replicas=replicas)
+        if plan.changed and not self.check_mode:
+            self.replicas = self.api.list_for_share(self.share['id'])
+        if not self.check_mode:
+            plan.after = views(self.replicas)
+        return dict(replica=replica or {}, replicas=self.replicas)
 
 
 def main():

@@ -486,3 +486,61 @@ def test_the_hooks_must_be_implemented():
     assert ManilaModule.result(None, None, None) == {}
     assert ManilaModule.predict(Plan(DELETE), {'id': 'a'}) is None
     assert ManilaModule.predict(Plan(UPDATE), {'id': 'a'}) == {'id': 'a'}
+
+
+class Busy(Thing):
+    """A resource as asked but still busy: as_is waits for it (outside check mode)."""
+
+    def as_is(self, plan, current):
+        self.calls.append('as_is')
+        if self.check_mode:
+            return current
+        plan.after = dict(plan.after, status='ready')
+        return dict(current, status='ready')
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_plan_that_changes_nothing_finishes_with_as_is(check_mode):
+    got = converged({'id': 'a', 'size': 2, 'status': 'busy'}, check_mode=check_mode, cls=Busy)
+    assert got['changed'] is False and got['calls'] == ['find', 'plan', 'as_is']
+    expected = 'busy' if check_mode else 'ready'
+    assert got['thing']['status'] == expected
+    assert got['diff']['after'] == ({'size': 2} if check_mode else {'size': 2, 'status': 'ready'})
+    # a plan that changes something, in check mode, does not go through as_is
+    got = converged({'id': 'a', 'size': 1}, check_mode=True, cls=Busy)
+    assert got['changed'] is True and got['calls'] == ['find', 'plan']
+
+
+def test_applied_changes_says_whether_apply_changed_the_cloud():
+    class StoppedEarly(Thing):
+        def applied_changes(self, plan):
+            self.calls.append('applied_changes')
+            return False
+    got = converged({'id': 'a', 'size': 1}, cls=StoppedEarly)
+    assert got['changed'] is False
+    assert got['calls'] == ['find', 'plan', 'update', 'applied_changes']
+    assert converged({'id': 'a', 'size': 1}, cls=StoppedEarly, check_mode=True)['changed'] is True
+
+
+class Locked(Thing):
+    """A result that converges something of its own (a share's deletion lock) and
+    adds it to the diff."""
+    lock_changed = False
+
+    def result(self, plan, resource):
+        self.calls.append('result')
+        if plan is not None:
+            plan.after = dict(plan.after, lock=True)
+        return dict(thing=resource or {}, calls=self.calls)
+
+    def result_changed(self):
+        return self.lock_changed
+
+
+@pytest.mark.parametrize('lock_changed', [False, True])
+def test_result_runs_before_the_diff_and_its_writes_count_as_changes(lock_changed):
+    got = converged({'id': 'a', 'size': 2}, cls=Locked, lock_changed=lock_changed)
+    assert got['changed'] is lock_changed and got['calls'] == ['find', 'plan', 'result']
+    assert got['diff']['after'] == {'size': 2, 'lock': True}
+    assert ManilaModule.result_changed(None) is False
+    assert ManilaModule.applied_changes(None, Plan(UPDATE)) is True

@@ -11,14 +11,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import importlib
-import inspect
 import os
 
 import pytest
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
+from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import module_class
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..'))
 
@@ -55,10 +54,7 @@ def module_classes():
     for name in names:
         module = importlib.import_module(
             'ansible_collections.openkeel.manila.plugins.modules.%s' % name)
-        classes = [c for c in vars(module).values() if inspect.isclass(c)
-                   and issubclass(c, ManilaModule) and c is not ManilaModule]
-        assert len(classes) == 1, '%s: expected one ManilaModule class' % name
-        found.append((name, classes[0]))
+        found.append((name, module_class(module)))
     return found
 
 

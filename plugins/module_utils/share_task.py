@@ -1,0 +1,212 @@
+# -*- coding: utf-8 -*-
+# Copyright: openkeel.manila contributors
+# GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+"""The share module's hooks on the converge template (base.ManilaModule).
+
+``ShareTask`` is the base of the share module, which keeps its options, reads
+its input, sets ``self.shares`` (a shares.ShareAPI) and ``self.locks`` (a
+locks.ShareLockTask), runs its manage and unmanage flows (manage.py) and
+hands every other task to ``converge_on``.  Here is what the template asks
+of it: the plan of each state (create, update, restore; delete or soft
+delete with the share's snapshots), check mode's view, the writes, and the
+result with the share's deletion locks converged.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.base import (
+    ManilaModule,
+    create_and_settle,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    NOTHING,
+    RESTORE,
+    SOFT_DELETE,
+    UPDATE,
+    check_create_features,
+    check_create_options,
+    diff_view,
+    plan_absent,
+    plan_create,
+    plan_restore,
+    plan_update,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
+    SnapshotAPI,
+    brief,
+    plan_share_snapshots,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_BUSY_STATES
+
+# The references a create names (task option = lookups kind), resolved before
+# the create is sent.
+CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
+
+
+class ShareTask(ManilaModule):
+    """The share module's hooks (the module sets ``shares``, ``locks`` and
+    ``desired(**resolved)``)."""
+
+    gone_diff = {}
+
+    def share_to_converge(self, share):
+        """The share a task with state=present converges on: the one found (at
+        rest), else a namesake in the recycle bin (None: one to create)."""
+        p = self.params
+        if share is None:
+            if p['id'] or not self.client.supports('soft_delete'):
+                return None
+            return self.shares.find_by_name(p['name'], soft_deleted=True)
+        if share.get('is_soft_deleted'):
+            return share
+        return self.shares.wait_if_busy(share, p['wait'])
+
+    # -- plans ---------------------------------------------------------------------
+    def plan(self, current):
+        share = current
+        if self.params['state'] == 'absent':
+            self.locks.guard_absent(share)
+            return self.plan_deletion(share)
+        if share is None:
+            return self.plan_create()
+        if share.get('is_soft_deleted'):
+            return plan_restore(share, self.params['restore'])
+        return plan_update(share, self.desired(
+            share_network_id=self.reference_id('share_network', share),
+            snapshot_id=self.reference_id('snapshot', share)),
+            purge_metadata=self.params['purge_metadata'], rename=bool(self.params['id']))
+
+    def plan_create(self):
+        """The options, features and references a create needs, checked and
+        looked up before anything is sent (check mode too)."""
+        p = self.params
+        if p['id']:
+            raise InvalidInput('No share with ID %s exists; a share cannot be created with a '
+                               'given ID (leave out "id" to create one).' % p['id'])
+        if lookups.looks_like_uuid(p['name']):
+            raise InvalidInput(
+                'No share has the ID or the name %s. A UUID-shaped name is taken as a share '
+                'ID, and no share is created under such a name: check the ID (is the share '
+                'deleted, or in another project?), or give the new share a name that is '
+                'not a UUID.' % p['name'])
+        check_create_options(p, ('name', 'share_proto'))
+        check_create_features(self.client, p)
+        references = self.create_references()
+        snapshot = references.get('snapshot')
+        size = p['size'] or (snapshot['size'] if snapshot else None)
+        check_create_options(dict(size=size), ('size',))
+        return plan_create(self.desired(
+            size=size, snapshot_id=snapshot['id'] if snapshot else None,
+            share_network_id=references['share_network']['id']
+            if references.get('share_network') else None))
+
+    def plan_deletion(self, share):
+        """Delete the share or move it to the recycle bin (nothing for one
+        already there), with the snapshots to delete first (``plan.snapshots``:
+        refused unless delete_snapshots)."""
+        p = self.params
+        plan = plan_absent(share, p['soft_delete'])
+        if plan.action == SOFT_DELETE:
+            self.client.require('soft_delete', 'soft_delete')
+        if plan.action != NOTHING:
+            snapshots = SnapshotAPI(self.client, p['timeout']).list_for_share(share['id'])
+            plan.snapshots = plan_share_snapshots(share, snapshots, p['delete_snapshots'])
+        return plan
+
+    def reference_id(self, kind, share=None):
+        """The ID of the share network or snapshot the task names (the one the
+        share already refers to needs no lookup)."""
+        value = self.params[kind]
+        known = (share.get('%s_id' % kind),) if share else ()
+        return lookups.resolve_id(self.client, kind, value, known) if value else None
+
+    def create_references(self):
+        """Every resource the create names, looked up before anything is sent:
+        an unknown one fails the task naming the option (check mode too)."""
+        p = self.params
+        found = {}
+        for option in CREATE_REFERENCES:
+            if p[option]:
+                found[option] = lookups.require(self.client, option, p[option],
+                                                option=option)
+        if not p['share_type'] and self.shares.default_share_type() is None:
+            raise InvalidInput('This cloud has no default share type, so Manila cannot '
+                               'choose one: set share_type (a type name or ID).')
+        return found
+
+    @staticmethod
+    def predict(plan, current):
+        if plan.action == RESTORE:
+            return dict(current, is_soft_deleted=False)
+        return current if plan.action == UPDATE else {}
+
+    # -- writes ----------------------------------------------------------------------
+    def apply_create(self, plan, current):
+        """create -> wait -> settle namesakes; a namesake another task created at
+        the same moment is adopted (converged on as a share the task had found)."""
+        share, adopt = create_and_settle(self, self.shares, plan.body, 'share',
+                                         SHARE_BUSY_STATES)
+        if adopt:
+            return self.adopt(plan, self.shares.wait_if_busy(share))
+        plan.after = diff_view(share)
+        return share
+
+    def apply_update(self, plan, share):
+        share = self.shares.apply_update(share, plan)
+        if plan.new_size:
+            share = self.settled(share)
+        plan.after = diff_view(share)
+        return share
+
+    def apply_restore(self, plan, share):
+        self.shares.restore(share['id'])
+        return dict(self.settled(share), is_soft_deleted=False)
+
+    def settled(self, share):
+        """The share after an asynchronous change: waited for, or read (no wait)."""
+        if self.params['wait']:
+            return self.shares.wait(share)
+        return self.shares.get(share['id'])
+
+    def apply_delete(self, plan, share):
+        """The snapshots, then the share: deleted or soft-deleted, right after
+        its delete locks when the task lifts them."""
+        wait = self.params['wait']
+        if plan.snapshots:
+            SnapshotAPI(self.client, self.params['timeout']).delete_all(plan.snapshots)
+        if wait and plan.action != SOFT_DELETE:
+            share = self.shares.wait_if_busy(share)
+        self.locks.before_delete(share['id'])
+        if plan.action == SOFT_DELETE:
+            self.shares.soft_delete(share['id'])
+            return {}
+        self.shares.delete(share['id'])
+        if wait:
+            self.shares.wait_gone(share)
+        return {}
+
+    apply_soft_delete = apply_delete
+
+    # -- result ----------------------------------------------------------------------
+    def result(self, plan, resource):
+        """The share (with its export locations when present) and its deletion
+        locks, converged with a present share (``result_changed``)."""
+        share, present, result = resource or {}, self.params['state'] == 'present', {}
+        if present:
+            self.locks.converge(share)
+            if share.get('id'):
+                share = dict(share, export_locations=self.shares.export_locations(share['id']))
+        else:
+            result['deleted_snapshots'] = [brief(s) for s in plan.snapshots] if plan else []
+        if plan is not None:
+            plan.before, plan.after = self.locks.merge(plan.before, plan.after, result,
+                                                       gone=not present)
+        return dict(result, share=share)
+
+    def result_changed(self):
+        return self.locks.changed
