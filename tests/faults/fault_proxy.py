@@ -30,9 +30,11 @@ rewritten to the proxy's own, so clients keep talking through it.  Every
 request is logged (``log``): upstream, method, path, the body's first key
 for actions, the fault applied, whether it was forwarded, and the statuses.
 ``tokens`` collects every Keystone token seen, for leak checks;
-``token_lifetime`` (seconds) rewrites the expiry of every token Keystone
-issues to that much from now, so that clients renew it during a run (Keystone
-itself keeps the token valid for as long as it is configured to);
+``next_token_lifetime`` (seconds) rewrites the expiry of the next token
+Keystone issues, once, to that much from now, so that a client renews it
+during a run (Keystone itself keeps the token valid for as long as it is
+configured to; the tokens after it keep their expiry, so that the client
+renews once);
 ``inject_access_key`` adds a cephx key to every access rule Manila returns.
 """
 
@@ -229,7 +231,7 @@ class _Handler(BaseHTTPRequestHandler):
         if subject:
             proxy.tokens.add(subject)
         answer = proxy.rewrite(answer)
-        if proxy.token_lifetime and server.name == 'keystone' and subject:
+        if server.name == 'keystone' and subject:
             answer = proxy.shorten_token(answer)
         if proxy.inject_access_key and server.name == 'manila':
             answer = proxy.add_access_key(answer)
@@ -272,7 +274,7 @@ class FaultProxy(object):
         self.log = []
         self.tokens = set()
         self.inject_access_key = inject_access_key
-        self.token_lifetime = None
+        self.next_token_lifetime = None
         self.lock = threading.Lock()
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.listeners = dict((name, _Listener(self, name, url))
@@ -356,7 +358,12 @@ class FaultProxy(object):
         return body
 
     def shorten_token(self, body):
-        """A token answer whose ``expires_at`` is ``token_lifetime`` seconds from now."""
+        """A token answer whose ``expires_at`` is ``next_token_lifetime`` seconds
+        from now (to the microsecond), once; other answers as they are."""
+        with self.lock:
+            lifetime, self.next_token_lifetime = self.next_token_lifetime, None
+        if lifetime is None:
+            return body
         try:
             data = json.loads(body.decode('utf-8'))
         except (ValueError, UnicodeDecodeError):
@@ -364,8 +371,9 @@ class FaultProxy(object):
         token = data.get('token') if isinstance(data, dict) else None
         if not isinstance(token, dict) or 'expires_at' not in token:
             return body
-        token['expires_at'] = time.strftime(
-            '%Y-%m-%dT%H:%M:%S.000000Z', time.gmtime(time.time() + self.token_lifetime))
+        expires = time.time() + lifetime
+        token['expires_at'] = '%s.%06dZ' % (time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(expires)),
+                                            int((expires % 1) * 1000000))
         return json.dumps(data).encode('utf-8')
 
     def add_access_key(self, body):
