@@ -34,8 +34,8 @@ def lane_result(ctx, key, st, rc, secs, cpu_before):
     res = 'ok' if rc == 0 else 'FAILED'
     with open(os.path.join(where, 'result-' + st), 'w', encoding='utf-8') as f:
         f.write('%s %d %d\n' % (res, secs, cpu))
-    echo('[tools/test] %s: %s (%ds, cpu %ds) %s' % (_item(ctx, key, st), res, secs, cpu,
-                                                     os.path.join(where, st + '.log')))
+    log = os.path.join(where, st + '.log')
+    echo('[tools/test] %s: %s (%ds, cpu %ds) %s' % (_item(ctx, key, st), res, secs, cpu, log))
 
 
 def lane(ctx, key, lane_stages):
@@ -159,7 +159,7 @@ def group_finish(ctx, gid):
     ok = group_record(ctx, group)
     if not ok:
         ctx.book.failed = True
-    keys, _ = plan.group_lanes(group.items, ctx.releases)
+    keys = plan.group_lanes(group.items, ctx.releases)[0]
     res = 'ok' if ok else 'FAILED'
     ctx.book.record(gid, res, clock() - group.t0,
                     'wall time of the %d lane(s) above, %d at a time' % (len(keys), group.jobs))

@@ -130,7 +130,7 @@ def wait(pid: int) -> int:
     """Wait for child PID; its exit status (128+N when killed by signal N)."""
     while True:
         try:
-            _, status = os.waitpid(pid, 0)
+            status = os.waitpid(pid, 0)[1]
             break
         except InterruptedError:
             continue
