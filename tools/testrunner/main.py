@@ -127,7 +127,7 @@ def _forget_tools_path():
 def main(argv=None) -> int:
     sys.stdout.reconfigure(line_buffering=True)
     _forget_tools_path()
-    repo = os.environ.get('OPENKEEL_REPO') or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         ctx = Context(repo, sys.argv[1:] if argv is None else argv)
     except plan.PlanError as e:

@@ -35,6 +35,13 @@ def _env(**changes):
     return dict(os.environ, **{k: str(v) for k, v in changes.items()})
 
 
+def _die(text):
+    """A refusal that ends the stage with status 2, said on stderr."""
+    sys.stdout.flush()
+    sys.stderr.write('[tools/test] ERROR: %s\n' % text)
+    raise StepFailed('', 2)
+
+
 def _grep(pattern, path):
     """Does a line of PATH match the regular expression PATTERN?"""
     try:
@@ -131,10 +138,10 @@ def sync_copy(ctx, dest=None):
     git repository of its own with every file indexed, the real checkout is not touched."""
     dest = dest or ctx.copy
     if not dest.endswith('/ansible_collections/openkeel/manila'):
-        raise StepFailed('[tools/test] ERROR: sync_copy: %s is no .../ansible_collections/openkeel/manila' % dest, 2)
+        _die('sync_copy: %s is no .../ansible_collections/openkeel/manila' % dest)
     if not shutil.which('rsync'):
         if os.getuid() != 0:
-            raise StepFailed('[tools/test] ERROR: rsync is missing', 2)
+            _die('rsync is missing')
         sh('apt-get', 'update', '-qq')
         sh('apt-get', 'install', '-y', '-qq', 'rsync', stdout=subprocess.DEVNULL,
            env=_env(DEBIAN_FRONTEND='noninteractive'))
