@@ -84,6 +84,9 @@ def _child(fn, args, log) -> int:
         os.dup2(fd, 1)
         os.dup2(fd, 2)
         os.close(fd)
+        # (sys.stdout may be another object than fd 1, e.g. under pytest's capture)
+        sys.stdout = open(1, 'w', encoding='utf-8', errors='replace', buffering=1, closefd=False)  # pylint: disable=consider-using-with
+        sys.stderr = open(2, 'w', encoding='utf-8', errors='replace', buffering=1, closefd=False)  # pylint: disable=consider-using-with
     try:
         fn(*args)
         return 0
