@@ -1,5 +1,6 @@
 """The summary lines, the failure digest and the target times of tools/testrunner."""
 import json
+import sys
 
 from testrunner import run, stages
 
@@ -78,3 +79,5 @@ def test_step_in_a_child_process():
         raise run.StepFailed('', 3)
     assert run.call(fails) == 3
     assert run.call(lambda: None) == 0
+    assert run.call(sys.exit) == 0
+    assert run.call(sys.exit, 4) == 4

@@ -95,6 +95,8 @@ def _child(fn, args, log) -> int:
             echo(e.message)
         return e.rc
     except SystemExit as e:
+        if e.code is None:
+            return 0
         return e.code if isinstance(e.code, int) else 1
     except KeyboardInterrupt:
         return 130
