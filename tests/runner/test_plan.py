@@ -12,7 +12,7 @@ MATRIX = """\
 ansible-core  python  stages                        manila   sanity
 2.16.19       3.11    sanity,units,integration      2023.2   all
 2.17.14       3.12    sanity,units                  -        no-pylint   # trailing comment
-2.19.14       3.11    sanity,units,changelog,docs,release,lint,cloud,package,faults   -   all
+2.19.14       3.11    sanity,units,changelog,docs,release,lint,runner,cloud,package,faults   -   all
 2.21.5        3.13    sanity,units,integration      current  all
 """
 
@@ -168,7 +168,7 @@ def test_no_stage_is_every_stage():
     assert args.stages == [
         'sanity-2.16', 'sanity-2.17', 'sanity-2.19', 'sanity-2.21',
         'units-2.16', 'units-2.17', 'units-2.19', 'units-2.21',
-        'changelog', 'docs', 'release', 'lint', 'cloud', 'package', 'compat',
+        'changelog', 'docs', 'release', 'lint', 'runner', 'cloud', 'package', 'compat',
         'integration-2.16', 'integration-2.21', 'faults']
     assert args.extra == [] and not args.help
     assert parse(['all']).stages == args.stages

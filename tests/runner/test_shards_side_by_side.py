@@ -11,7 +11,7 @@ from testrunner import plan, run, stages
 def context(tmp_path, extra=()):
     rows = plan.parse_matrix('ansible-core python stages manila\n'
                              '2.16.19 3.11 sanity,units,integration 2023.2\n'
-                             '2.19.14 3.11 sanity,units,changelog,docs,release,lint,cloud,package,faults -\n'
+                             '2.19.14 3.11 sanity,units,changelog,docs,release,lint,runner,cloud,package,faults -\n'
                              '2.21.5 3.13 sanity,units,integration current\n', '2.19.14')
     shards = plan.parse_shards('a 1\nb 1\nc 2\nd 3 newest\n', ['a', 'b', 'c', 'd'])
     first, lanes = plan.lanes_of(rows, shards.count)

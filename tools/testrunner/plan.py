@@ -10,7 +10,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-ALL_STAGES = ('sanity', 'units', 'changelog', 'docs', 'release', 'lint', 'cloud',
+ALL_STAGES = ('sanity', 'units', 'changelog', 'docs', 'release', 'lint', 'runner', 'cloud',
               'package', 'compat', 'integration', 'faults')
 # named on the command line only: neither a bare run nor `all` includes them
 OPT_IN_STAGES = ('mutation',)

@@ -293,7 +293,7 @@ def stage_note(ctx, name):
         rel = name[len('setup-integration-'):]
     elif name.startswith(('sanity-', 'units-', 'setup-')):
         rel = name.split('-', 1)[1]
-    elif name in ('changelog', 'docs', 'release', 'lint', 'package', 'faults', 'mutation', 'setup'):
+    elif name in ('changelog', 'docs', 'release', 'lint', 'runner', 'package', 'faults', 'mutation', 'setup'):
         rel = ctx.default.rel
     elif name == 'cloud':
         return 'cloud lanes: ' + cloud_lanes_note(ctx)
@@ -421,6 +421,13 @@ def stage_lint(ctx):
     sh('ansible-lint', '--offline', '--profile', 'production', *ctx.extra,
        'roles', 'playbooks', 'tests/integration/targets', 'tools/package',
        env=_env(ANSIBLE_COLLECTIONS_PATH=ctx.build_dir))
+
+
+def stage_runner(ctx):
+    """The unit tests of this runner (tests/runner: the matrix and shards it reads, the
+    command line, lanes, the summary), with the test venv's pytest, in the copy."""
+    in_copy(ctx)
+    sh('python', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', 'tests/runner', *ctx.extra)
 
 
 def _tarball(dist):
