@@ -17,6 +17,7 @@ FORBIDDEN = [
      'development tooling, VCS data, venv or cache'),
     (r'^tests/output(/|$)', 'ansible-test output'),
     (r'^tests/cloud(/|$)', 'the local test cloud'),
+    (r'^tests/runner(/|$)', "the test runner's unit tests"),
     (r'(^|/)integration_config\.yml$', 'the local cloud\'s integration config (passwords)'),
     (r'(^|/)clouds\.yaml$', 'a clouds.yaml (credentials)'),
     (r'(^|/)(__pycache__|\.pytest_cache)(/|$)', 'a Python cache'),
