@@ -15,6 +15,7 @@ from ansible.module_utils.common import warnings as common_warnings
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
+    create_and_settle,
     wait_argument_spec,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -544,3 +545,90 @@ def test_result_runs_before_the_diff_and_its_writes_count_as_changes(lock_change
     assert got['diff']['after'] == {'size': 2, 'lock': True}
     assert ManilaModule.result_changed(None) is False
     assert ManilaModule.applied_changes(None, Plan(UPDATE)) is True
+
+
+def test_the_quota_hint_of_a_refusal_in_full():
+    def refused(self):
+        raise Forbidden('Quota exceeded for gigabytes.', status=403)
+    got = outcome(module(), refused, Fail)
+    assert got['msg'] == ("Manila refused the request: Quota exceeded for gigabytes. (HTTP 403). The "
+                          "project's quota leaves no room for it: an admin can raise it "
+                          "(openkeel.manila.share_quota), or ask for less.")
+
+
+@pytest.mark.parametrize('count,shown', [
+    (2, 'POST w0; POST w1'),
+    (5, 'POST w0; POST w1; POST w2; POST w3; POST w4'),
+    (6, 'POST w0; POST w1; POST w2; POST w3; POST w4; and 1 more (see accepted_writes)'),
+])
+def test_a_failure_names_at_most_five_accepted_writes(monkeypatch, count, shown):
+    scripted(monkeypatch, [('POST', '/v2/w%d' % n, ScriptedResponse(202, {})) for n in range(count)])
+
+    def action(self):
+        for n in range(count):
+            self.client.post('w%d' % n, {})
+        self.fail('It broke.')
+    got = outcome(module(), action, Fail)
+    assert got['msg'] == ('It broke. Manila had already accepted %d writes of this task, so the '
+                          'cloud was changed: %s.' % (count, shown))
+    assert got['accepted_writes'] == ['POST w%d' % n for n in range(count)]
+
+
+class Namesakes(object):
+    """The create, wait and settle_namesakes of a resource API (ShareAPI, SnapshotAPI)."""
+
+    def __init__(self, settled, adopted):
+        self.settled = settled
+        self.adopted = adopted
+        self.calls = []
+
+    def create(self, body):
+        self.calls.append(('create', body))
+        return {'id': 'mine', 'status': 'creating'}
+
+    def wait(self, resource):
+        self.calls.append(('wait', resource['id']))
+        return dict(resource, status='available')
+
+    def settle_namesakes(self, mine, wait=True):
+        self.calls.append(('settle', mine['status'], wait))
+        return self.settled, self.adopted
+
+
+@pytest.mark.parametrize('wait,status,adopted,adopt', [
+    (True, 'creating', True, True),       # waited: the namesake is kept, busy or not
+    (False, 'creating', True, False),     # not waited: a busy namesake is not adopted
+    (False, 'available', True, True),
+    (True, 'available', False, False),    # no namesake: this task's own
+    (False, 'available', False, False),
+])
+def test_create_and_settle_adopts_a_namesake_only_when_it_waited_or_the_namesake_rests(
+        wait, status, adopted, adopt):
+    api = Namesakes({'id': 'theirs', 'status': status}, adopted)
+    task = module({'wait': wait})
+    got = create_and_settle(task, api, {'share': {'name': 'n'}}, 'share', ('creating', 'deleting'))
+    assert got == ({'id': 'theirs', 'status': status}, adopt)
+    assert api.calls == [('create', {'share': {'name': 'n'}})] + (
+        [('wait', 'mine'), ('settle', 'available', True)] if wait else
+        [('settle', 'creating', False)])
+
+
+def test_converge_on_a_resource_the_task_made_gives_result_an_empty_before():
+    class LockedManaged(Managed):
+        def result(self, plan, resource):
+            plan.before = dict(plan.before, lock=False)
+            plan.after = dict(plan.after, lock=True)
+            return dict(thing=resource, calls=self.calls)
+    got = converged({'id': 'm', 'size': 2}, cls=LockedManaged)
+    assert got['diff'] == {'before': {'lock': False}, 'after': {'size': 2, 'lock': True}}
+
+
+def test_applied_changes_is_asked_about_the_plan_that_was_applied():
+    class Judging(Thing):
+        def applied_changes(self, plan):
+            self.calls.append(('applied_changes', plan.action, plan.after))
+            return plan.action != UPDATE
+    got = converged({'id': 'a', 'size': 1}, cls=Judging)
+    assert got['changed'] is False
+    assert got['calls'] == ['find', 'plan', 'update',
+                            ('applied_changes', UPDATE, {'size': 2, 'read': 'back'})]

@@ -7,12 +7,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import importlib.util
+import sys
+import types
+
 import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import ConfigurationError
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    ConfigurationError,
+    InvalidInput,
+)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedSession,
     versions_exchange,
@@ -198,3 +205,83 @@ def test_connect_reads_the_catalog_with_the_session_of_the_task_params(monkeypat
     params = {'interface': 'public', 'cloud': 'devstack'}
     connection.connect(params)
     assert seen == {'params': params, 'session': session}
+
+
+def identity(*endpoints):
+    return {'type': 'identity', 'endpoints': [dict(interface=i, region_id=r, url=u) for i, r, u in endpoints]}
+
+
+class IdentityRegion(Region):
+    def get_region_name(self, service_type):
+        return self.region
+
+
+@pytest.mark.parametrize('params,url', [
+    ({'interface': 'internal'}, 'http://k-int-r2/v3'),
+    ({}, 'http://k-pub-r2/v3'),
+    ({'interface': None}, 'http://k-pub-r2/v3'),
+])
+def test_the_client_asks_the_catalog_of_the_task_for_keystone(monkeypatch, params, url):
+    seen = []
+    session = ScriptedSession([versions_exchange('2.99')])
+
+    class SeeingAuth(Auth):
+        auth_url = 'http://auth:5000'
+
+        def get_access(self, session):
+            seen.append(session)
+            return Auth.get_access(self, session)
+    session.auth = SeeingAuth([identity(('public', 'r1', 'http://k-pub-r1'), ('public', 'r2', 'http://k-pub-r2'),
+                                        ('internal', 'r1', 'http://k-int-r1'),
+                                        ('internal', 'r2', 'http://k-int-r2'))])
+    monkeypatch.setattr(connection, 'cloud_region', lambda params: IdentityRegion(
+        'r2', override='http://127.0.0.1:8786/v2', session=session))
+    client = connection.connect(params)
+    assert seen == []
+    assert client.identity_url() == url
+    assert seen == [session]
+
+
+def test_without_an_identity_entry_nor_an_auth_url_keystone_is_unknown():
+    session = type('S', (), {})()
+    session.auth = Auth(None)      # a token without a catalog, an auth plugin without auth_url
+    assert connection.identity_url(session, IdentityRegion(None), 'public') is None
+    session.auth.auth_url = 'http://auth:5000/v2.0'
+    assert connection.identity_url(session, IdentityRegion(None), 'public') == 'http://auth:5000/v3'
+
+
+def test_keystone_v3_url_keeps_the_path_before_the_version():
+    assert connection.keystone_v3_url('https://cloud.example/KEYSTONEX/') == 'https://cloud.example/KEYSTONEX/v3'
+
+
+def test_a_log_file_that_cannot_be_written_says_why(tmp_path):
+    path = str(tmp_path / 'missing' / 'sdk.log')
+    with pytest.raises(InvalidInput) as err:
+        connection.setup_sdk_logging({'sdk_log_path': path})
+    assert err.value.message == ('sdk_log_path: cannot write the log file %s (No such file or '
+                                 'directory).' % path)
+
+
+def test_the_sdk_parts_load_without_the_init_of_the_openstack_package(monkeypatch):
+    monkeypatch.delitem(sys.modules, 'openstack', raising=False)
+    sdk_log, sdk_config = connection._import_sdk_parts()
+    assert sdk_log.__name__ == 'openstack._log' and sdk_config.__name__ == 'openstack.config'
+    package = sys.modules['openstack']
+    assert package.__spec__.name == 'openstack' and not hasattr(package, 'connect')
+
+
+def test_an_openstack_package_loaded_already_is_used_as_it_is(monkeypatch):
+    package = types.ModuleType('openstack')
+    package._log, package.config = 'its log', 'its config'
+    monkeypatch.setitem(sys.modules, 'openstack', package)
+    assert connection._import_sdk_parts() == ('its log', 'its config')
+    assert sys.modules['openstack'] is package
+
+
+def test_without_openstacksdk_the_sdk_parts_do_not_import(monkeypatch):
+    monkeypatch.delitem(sys.modules, 'openstack', raising=False)
+    monkeypatch.setattr(importlib.util, 'find_spec', lambda name: None)
+    with pytest.raises(ImportError) as err:
+        connection._import_sdk_parts()
+    assert str(err.value) == "No module named 'openstack'"
+    assert 'openstack' not in sys.modules

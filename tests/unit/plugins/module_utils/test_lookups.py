@@ -505,3 +505,73 @@ def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
     assert writes.shown_as_sent(shown, wanted) is same
     assert writes.shows({'field': shown}, {'field': wanted}) is same
     assert writes.shows({}, {'field': wanted}) is False
+
+
+def test_find_names_the_value_it_was_given_when_two_resources_share_it():
+    client, _session = make_client([
+        expect('GET', '/v2/shares/detail?name=data', ok({'shares': [
+            {'id': '2', 'name': 'data'}, {'id': '1', 'name': 'data'}]})),
+    ])
+    with pytest.raises(AmbiguousName) as err:
+        lookups.find(client, 'share', 'data')
+    assert str(err.value) == "2 shares are named 'data' (IDs: 1, 2); use an ID to say which one."
+
+
+def test_a_kind_made_with_the_defaults_filters_by_name_on_the_server_and_reads_by_id(monkeypatch):
+    monkeypatch.setitem(lookups.KINDS, 'widget', lookups.Kind(
+        'widget', 'widgets/detail', 'widgets', 'widgets/%s', 'widget'))
+    client, session = make_client([
+        expect('GET', '/v2/widgets/' + UUID, ok({'widget': {'id': UUID, 'name': 'w'}})),
+        expect('GET', '/v2/widgets/detail?name=w', ok({'widgets': [
+            {'id': 'a', 'name': 'w'}, {'id': 'b', 'name': 'w'}]})),
+    ])
+    assert lookups.find(client, 'widget', UUID) == {'id': UUID, 'name': 'w'}
+    with pytest.raises(AmbiguousName) as err:
+        lookups.find(client, 'widget', 'w')
+    assert str(err.value) == "2 widgets are named 'w' (IDs: a, b); use an ID to say which one."
+    assert len(session.calls) == 3
+
+
+def test_the_listing_query_of_a_kind_goes_with_every_request_of_it(monkeypatch):
+    monkeypatch.setitem(lookups.KINDS, 'gadget', lookups.Kind(
+        'gadget', 'gadgets', 'gadgets', None, None, name_filter=False,
+        listing_query={'all_tenants': '1'}))
+    client, session = make_client([
+        expect('GET', '/v2/gadgets?all_tenants=1', ok({'gadgets': [
+            {'id': UUID, 'name': 'g'}, {'id': 'b', 'name': 'h'}]})),
+        expect('GET', '/v2/gadgets?all_tenants=1&project_id=p', ok({'gadgets': [
+            {'id': 'b', 'name': 'h'}]})),
+    ])
+    assert lookups.get_by_id(client, 'gadget', UUID) == {'id': UUID, 'name': 'g'}
+    assert lookups.list_by_name(client, 'gadget', 'h', {'project_id': 'p'}) == [{'id': 'b', 'name': 'h'}]
+    assert len(session.calls) == 3
+
+
+def test_the_name_of_an_info_module_found_as_an_id():
+    listings = []
+
+    def listing(name):
+        listings.append(name)
+        return [{'id': 'other', 'name': 'x'}, {'id': UUID, 'name': 'mine'}]
+    client, session = make_client([
+        expect('GET', '/v2/share-networks/' + UUID, ok({'share_network': {'id': UUID, 'name': 'mine'}})),
+        expect('GET', '/v2/share-networks/' + UUID, ok({'share_network': {'id': UUID, 'name': 'mine'}})),
+    ])
+    # no other filter: the resource read by ID is the answer, without a listing
+    assert lookups.listed_by_name_or_id(client, 'share_network', UUID, listing) == [
+        {'id': UUID, 'name': 'mine'}]
+    assert listings == []
+    # other filters: the listing without a name filter, narrowed to that ID
+    assert lookups.listed_by_name_or_id(client, 'share_network', UUID, listing, other_filters=True) == [
+        {'id': UUID, 'name': 'mine'}]
+    assert listings == [None] and len(session.calls) == 3
+
+
+def test_a_count_that_was_not_asked_for_does_not_end_the_paging():
+    client, session = make_client([
+        expect('GET', '/v2/x?limit=1000&offset=0', ok({'items': ids('a'), 'count': 1})),
+        expect('GET', '/v2/x?limit=1000&offset=1', ok({'items': ids('b'), 'count': 1})),
+        expect('GET', '/v2/x?limit=1000&offset=2', ok({'items': []})),
+    ])
+    assert lookups.list_all(client, 'x', 'items') == ids('a', 'b')
+    assert len(session.calls) == 4

@@ -312,3 +312,232 @@ def test_fleet_check_is_skipped_when_quotas_cannot_be_read():
 def test_fleet_check_reads_nothing_when_nothing_is_added():
     client, _session = make_client([])
     assert q.QuotaAPI(client).fleet_check({'shares': 0, 'gigabytes': 0}) is None
+
+
+# -- what the tables above leave out ------------------------------------------------------
+MORE_BELOW = [
+    ('a limit of zero is checked like any other', {'shares': 1},
+     {'shares': detail(0, 3)}, [('shares', 1, 3)]),
+    ('zero asked of nothing in use is fine', {'shares': 0}, {'shares': detail(10)}, []),
+    ('a name without details does not stop the others', {'shares': 1, 'gigabytes': 1},
+     {'gigabytes': detail(100, 10)}, [('gigabytes', 1, 10)]),
+]
+
+
+@pytest.mark.parametrize('case,body,details,found', MORE_BELOW, ids=[c[0] for c in MORE_BELOW])
+def test_below_use_more(case, body, details, found):
+    assert q.below_use(q.QuotaPlan(q.UPDATE, body=body), details) == found
+
+
+def test_below_use_message_in_full():
+    text = q.below_use_message(q.Scope(project_id=PROJECT, user_id='u1'),
+                               [('shares', 2, 4), ('gigabytes', 10, 30)])
+    assert text == (
+        'User u1 of project %s uses more than the task allows: shares 4 in use and reserved, '
+        '2 asked, gigabytes 30 in use and reserved, 10 asked. Manila refuses a limit below '
+        'what is used and reserved; nothing was changed. Free the resources first, or set '
+        'force=true to set the limits anyway (Manila then refuses new resources until the '
+        'use falls below the limit; nothing is deleted).' % PROJECT)
+
+
+def test_details_without_use_or_reservations_count_zero():
+    assert q.details_of({'shares': {'limit': 10}, 'gigabytes': 100}) == {'shares': detail(10)}
+
+
+def test_limits_of_a_detail_set_are_the_limits():
+    assert q.limits_of({'shares': detail(10, 2, 1), 'gigabytes': 100, 'backups': None}) == {
+        'shares': 10, 'gigabytes': 100}
+
+
+def test_fleet_needs_of_several_creates_of_one_type_and_growth_only():
+    needs = q.fleet_needs([('gold', 10), ('gold', 20)],
+                          [('gold', 5, 5), ('silver', 8, 4), ('silver', 4, 9)])
+    assert needs == {'shares': 2, 'gigabytes': 35, 'largest': 20,
+                     'per_type': {'gold': {'shares': 2, 'gigabytes': 30},
+                                  'silver': {'shares': 0, 'gigabytes': 5}}}
+
+
+def test_fleet_needs_of_nothing_but_shrinks_and_unchanged_sizes():
+    assert q.fleet_needs([], [('gold', 8, 4), ('gold', 5, 5)]) == {
+        'shares': 0, 'gigabytes': 0, 'largest': 0, 'per_type': {}}
+
+
+FULL = {'shares': detail(10, 10), 'gigabytes': detail(100, 100)}
+MORE_PREFLIGHT = [
+    ('growth only, no share added', FULL, {'gigabytes': 0}, None, None),
+    ('new shares of no size', dict(FULL, shares=detail(10)), {'shares': 1}, None, None),
+    ('no growth, per_share_gigabytes 0', dict(FULL, per_share_gigabytes=detail(0)),
+     {}, None, None),
+    ('per_share_gigabytes 0 refuses any size', {'per_share_gigabytes': detail(0)},
+     {'largest': 1}, None, ['a share of 1 GiB exceeds per_share_gigabytes 0']),
+    ('a limit of zero has no room', {'shares': detail(0)}, {'shares': 1}, None,
+     ['The project: this run would need 1 shares more; it has room for 0 (limit 0)']),
+    ('a type\'s growth only', {}, {'per_type': {'gold': {'gigabytes': 5}}},
+     {'gold': {'shares': detail(3, 3), 'gigabytes': detail(10)}}, None),
+    ('a type\'s shares of no size', {}, {'per_type': {'gold': {'shares': 1}}},
+     {'gold': {'shares': detail(3), 'gigabytes': detail(10, 10)}}, None),
+]
+
+
+@pytest.mark.parametrize('case,details,needs,types,found', MORE_PREFLIGHT,
+                         ids=[c[0] for c in MORE_PREFLIGHT])
+def test_fleet_preflight_more(case, details, needs, types, found):
+    message = q.fleet_preflight(details, needs, types)
+    if found is None:
+        assert message is None
+        return
+    for text in found:
+        assert text in message
+
+
+def test_fleet_preflight_message_in_full():
+    message = q.fleet_preflight(
+        {'shares': detail(2, 1), 'per_share_gigabytes': detail(10)},
+        {'shares': 2, 'gigabytes': 40, 'largest': 20,
+         'per_type': {'gold': {'shares': 2, 'gigabytes': 40}}},
+        {'gold': {'gigabytes': detail(30, 5)}})
+    assert message == (
+        'Over quota, nothing was changed: The project: this run would need 2 shares more; '
+        'it has room for 1 (limit 2); a share of 20 GiB exceeds per_share_gigabytes 10; '
+        'Share type gold: this run would need 40 gigabytes more; it has room for 25 '
+        '(limit 30). Raise the quotas (openkeel.manila.share_quota, as an admin) or ask '
+        'for fewer or smaller shares.')
+
+
+# -- projects ------------------------------------------------------------------------------
+IDENTITY = 'http://127.0.0.1:5000/v3/'
+
+
+def keystone(path, answer):
+    return expect('GET', IDENTITY + path, answer, version=None)
+
+
+def test_the_own_project_by_name_or_id_asks_no_keystone():
+    for value in ('team', PROJECT, None):
+        client, session = make_client([])
+        session.auth = Auth()
+        assert q.resolve_project(client, value) == PROJECT
+        assert session.requests() == ['GET /']
+
+
+def test_a_project_name_in_several_domains_asks_for_the_id():
+    client, session = make_client([
+        keystone('projects?name=team-a', ok({'projects': [
+            {'id': 'p2', 'name': 'team-a'}, {'id': 'p1', 'name': 'team-a'}]})),
+    ])
+    session.auth = Auth()
+    client.identity_url = 'http://127.0.0.1:5000/v3'
+    with pytest.raises(InvalidInput) as err:
+        q.resolve_project(client, 'team-a')
+    assert str(err.value) == ("2 projects are named 'team-a' (in different domains): p1, p2. "
+                              "Give the project ID.")
+
+
+def test_another_project_by_name_is_found_in_keystone():
+    client, session = make_client([
+        keystone('projects?name=team-a', ok({'projects': [{'id': 'p1', 'name': 'team-a'}]})),
+    ])
+    session.auth = Auth()
+    client.identity_url = 'http://127.0.0.1:5000/v3'
+    assert q.resolve_project(client, 'team-a') == 'p1'
+
+
+def test_keystone_refusal_without_a_scoped_token_names_no_project():
+    client, _session = make_client([
+        keystone('projects?name=team-a', ok({'error': {'code': 403, 'message': 'no'}},
+                                            status=403)),
+    ])
+    client.identity_url = 'http://127.0.0.1:5000/v3'
+    with pytest.raises(InvalidInput) as err:
+        q.resolve_project(client, 'team-a')
+    assert str(err.value) == ("Keystone does not let this user look up project 'team-a': "
+                              "only the task's own project (unknown) can be named without "
+                              "an admin.")
+
+
+# -- more calls ----------------------------------------------------------------------------
+def test_a_class_is_read_from_its_own_key():
+    client, session = make_client([
+        ('GET', '/v2/quota-class-sets/gold', ok({'quota_class_set': {'id': 'gold', 'shares': 7}})),
+    ])
+    assert q.QuotaAPI(client).limits(q.Scope(quota_class='gold')) == {'shares': 7}
+    assert session.requests() == ['GET /', 'GET /v2/quota-class-sets/gold']
+
+
+def test_a_cloud_without_absolute_limits_shows_none():
+    client, _session = make_client([('GET', '/v2/limits', ok({}))])
+    assert q.QuotaAPI(client).absolute_limits() == {}
+    client, _session = make_client([('GET', '/v2/limits', ok({'limits': {'rate': []}}))])
+    assert q.QuotaAPI(client).absolute_limits() == {}
+
+
+def test_an_update_without_force_sends_none():
+    client, _session = make_client([
+        expect('PUT', '/v2/quota-sets/%s' % PROJECT, ok({'quota_set': {'shares': 1}}),
+               body={'quota_set': {'shares': 1}}),
+    ])
+    assert q.QuotaAPI(client).update(q.Scope(project_id=PROJECT), {'shares': 1}) == {
+        'shares': 1}
+
+
+def test_an_update_answered_with_503_that_took_effect_is_not_sent_again():
+    client, session = make_client([
+        ('PUT', '/v2/quota-class-sets/gold', ok(status=503)),
+        ('GET', '/v2/quota-class-sets/gold', ok({'quota_class_set': {'shares': 3,
+                                                                     'gigabytes': 9}})),
+    ])
+    assert q.QuotaAPI(client).update(q.Scope(quota_class='gold'), {'shares': 3}) == {
+        'shares': 3, 'gigabytes': 9}
+    assert len(session.writes()) == 1
+    assert client.warnings == [
+        'The quota update of quota class gold was answered with HTTP 503, but Manila shows '
+        'that it took effect; the task went on from there.']
+
+
+def test_an_update_answered_with_503_that_did_not_take_effect_is_sent_again():
+    client, session = make_client([
+        ('PUT', '/v2/quota-sets/%s' % PROJECT, ok(status=503)),
+        ('GET', '/v2/quota-sets/%s' % PROJECT, ok({'quota_set': {'shares': 50}})),
+        expect('PUT', '/v2/quota-sets/%s' % PROJECT, ok({'quota_set': {'shares': 3}}),
+               body={'quota_set': {'shares': 3}}),
+    ])
+    assert q.QuotaAPI(client).update(q.Scope(project_id=PROJECT), {'shares': 3}) == {
+        'shares': 3}
+    assert len(session.writes()) == 2
+    assert client.warnings[0].startswith('The quota update of project %s was refused once'
+                                         % PROJECT)
+
+
+def test_a_reset_answered_with_503_that_did_not_take_effect_is_sent_again():
+    client, session = make_client([
+        ('DELETE', '/v2/quota-sets/%s' % PROJECT, ok(status=503)),
+        ('GET', '/v2/quota-sets/%s' % PROJECT, ok({'quota_set': {'shares': 20}})),
+        ('DELETE', '/v2/quota-sets/%s' % PROJECT, ok(status=202)),
+    ])
+    q.QuotaAPI(client).reset(q.Scope(project_id=PROJECT), {'shares': 50})
+    assert [c.method for c in session.writes()] == ['DELETE', 'DELETE']
+
+
+def test_fleet_check_of_shares_of_no_size_or_of_growth_alone():
+    for needs in ({'shares': 1, 'gigabytes': 0}, {'shares': 0, 'gigabytes': 5}):
+        client, session = make_client([
+            ('GET', '/v2/quota-sets/%s/detail' % PROJECT, ok({'quota_set': {
+                'shares': detail(1, 1), 'gigabytes': detail(4)}})),
+        ])
+        session.auth = Auth()
+        assert q.QuotaAPI(client).fleet_check(needs).startswith('Over quota')
+
+
+def test_fleet_check_goes_on_after_an_unknown_type():
+    client, session = make_client([
+        ('GET', '/v2/quota-sets/%s/detail' % PROJECT, ok({'quota_set': {
+            'shares': detail(10), 'gigabytes': detail(100)}})),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=absent' % PROJECT,
+         ok({'itemNotFound': {'code': 404, 'message': 'no type'}}, status=404)),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gold' % PROJECT, ok({'quota_set': {
+            'shares': detail(0), 'gigabytes': detail(-1)}})),
+    ])
+    session.auth = Auth()
+    message = q.QuotaAPI(client).fleet_check(q.fleet_needs([('absent', 1), ('gold', 1)], []))
+    assert 'Share type gold: this run would need 1 shares more; it has room for 0 (limit 0)' \
+        in message

@@ -9,6 +9,9 @@ __metaclass__ = type
 
 import itertools
 import threading
+import time
+
+from concurrent.futures import ALL_COMPLETED
 
 import pytest
 
@@ -688,3 +691,189 @@ def test_run_steps_fails_a_waiting_item_at_its_deadline_when_polls_fail():
     run_steps(client, [item], [Step(check=lambda i, r: None)], fetch, key=lambda i: i.name,
               timeout=0.5)
     assert item.error == 'unknown: could not read its state (1 poll in a row failed): down'
+
+
+def test_run_steps_counts_failed_polls_in_a_row_only():
+    clock = FakeClock()
+    client, _session = make_client([], clock=clock)
+    answers = [ManilaError('down'), {'a': 'busy'}, ManilaError('down'), ManilaError('down'),
+               {'a': 'ready'}]
+
+    def fetch(items):
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    item = Item('a')
+    run_steps(client, [item], [Step(check=lambda i, r: r == 'ready' or None)], fetch,
+              key=lambda i: i.name, timeout=60)
+    # failed, read, failed twice (two in a row, not three), read: ready
+    assert item.ok and answers == []
+    assert clock.sleeps == [0.5, 0.75, 1.125, 1.6875, 2.0]
+
+
+class Warned(Clocked):
+    """A client that counts the rate limits it met and keeps its warnings."""
+
+    def __init__(self, rate_limited=0, slower=None):
+        super(Warned, self).__init__()
+        self.rate_limited = rate_limited
+        self.warnings = []
+        if slower is not None:
+            self.answer_times = type('AnswerTimes', (), {'slower': lambda _self: slower})()
+
+    def warn(self, message):
+        self.warnings.append(message)
+
+
+def test_run_steps_does_not_count_the_rate_limits_met_before_it():
+    client = Warned(rate_limited=5)   # met before the run (the fleet's listing, say)
+    items = [Item(str(n)) for n in range(4)]
+    run_steps(client, items, [Step(run=lambda item: item.log.append('job'))], lambda its: {},
+              key=lambda i: i.name, timeout=5, workers=2)
+    assert all(i.log == ['job'] for i in items)
+    assert client.warnings == []
+
+
+def test_the_pace_warns_of_slower_answers_once():
+    slower = 'POST shares answered in 2.00 s (the median of the last 5) against 0.50 s at first'
+    client = Warned(slower=slower)
+    pace = waiter.Pace(4)
+    pace.begin(client)
+    client.rate_limited += 1
+    pace.observe(client)
+    assert rounds(client, pace, 1) == [2]
+    assert client.warnings[1:] == [
+        "Manila's answers got slower (%s), so this task sent no more requests at once than 2 "
+        '(concurrency 4) while they were.' % slower]
+    assert rounds(client, pace, 2) == [2, 2]
+    assert len(client.warnings) == 2 and pace.held == 3
+
+
+def test_jobs_that_started_before_the_last_change_of_the_pace_do_not_count():
+    client = Warned()
+    pace = waiter.Pace(8)
+    pace.begin(client)
+    client.rate_limited += 1
+    pace.observe(client)
+    started = pace.round            # jobs that start at 4
+    client.rate_limited += 1
+    pace.observe(client)            # ... and run on when the limit drops to 2
+    for _job in range(4):
+        pace.finished(client, started)
+    assert pace.limit == 2 and pace.raised == 0
+    assert rounds(client, pace, 1) == [3]
+
+
+def waits_on_the_fake_clock(monkeypatch, clock):
+    """run_steps' wait for its running jobs, on the fake clock: a wait that ends
+    without a finished job lets its time pass.  Returns the pauses asked for."""
+    pauses = []
+    real_wait = waiter.futures_wait
+
+    def futures_wait(futures, timeout=None, return_when=ALL_COMPLETED):
+        pauses.append(timeout)
+        if timeout is None:
+            return real_wait(futures, return_when=return_when)
+        got = real_wait(futures, timeout=0, return_when=return_when)
+        if not got.done:
+            clock.now += timeout
+        return got
+    monkeypatch.setattr(waiter, 'futures_wait', futures_wait)
+    return pauses
+
+
+def test_run_steps_polls_while_jobs_run(monkeypatch):
+    client = Clocked()
+    client.clock.now = 10.0
+    pauses = waits_on_the_fake_clock(monkeypatch, client.clock)
+    polled = threading.Event()
+
+    def job(item):
+        item.log.append('saw the poll' if polled.wait(10) else 'saw no poll')
+
+    def check(item, resource):
+        polled.set()
+        return resource == 'ready' or None
+    a, b = Item('a'), Item('b')
+    run_steps(client, [a, b], [Step(run=job, needed=lambda i: i.name == 'b'),
+                               Step(check=check, needed=lambda i: i.name == 'a')],
+              lambda items: {'a': 'ready'}, key=lambda i: i.name, timeout=5, workers=2)
+    # b's job still ran when a's first poll was due (0.5 s after its wait began)
+    assert b.log == ['saw the poll'] and a.ok and b.ok
+    assert pauses == [0.5, None]
+
+
+def test_the_poll_takes_a_place_on_the_pool_too(monkeypatch):
+    client = Clocked()
+    waits_on_the_fake_clock(monkeypatch, client.clock)
+    lock = threading.Lock()
+    active = {'now': 0, 'most': 0}
+
+    def busy(seconds):
+        with lock:
+            active['now'] += 1
+            active['most'] = max(active['most'], active['now'])
+        time.sleep(seconds)
+        with lock:
+            active['now'] -= 1
+
+    def fetch(items):
+        busy(0)
+        return {'a': 'ready'}
+    items = [Item('a'), Item('b'), Item('c')]
+    run_steps(client, items, [Step(run=lambda item: busy(0.5), needed=lambda i: i.name != 'a'),
+                              Step(check=lambda i, r: r == 'ready' or None, needed=lambda i: i.name == 'a')],
+              fetch, key=lambda i: i.name, timeout=5, workers=2)
+    # the poll came while both jobs ran: it waited for one to end
+    assert all(i.ok for i in items) and active['most'] == 2
+
+
+def test_a_finished_job_lets_its_item_go_on_while_others_run():
+    released = threading.Event()
+
+    def first(item):
+        if item.name == 'slow':
+            item.log.append('released' if released.wait(10) else 'never released')
+
+    def second(item):
+        if item.name == 'quick':
+            released.set()
+    quick, slow = Item('quick'), Item('slow')
+    run_steps(Clocked(), [quick, slow], [Step(run=first), Step(run=second)], lambda its: {},
+              key=lambda i: i.name, timeout=5, workers=2)
+    assert slow.log == ['released']
+
+
+def test_a_bug_ends_the_run_once_the_other_jobs_ended():
+    def job(item):
+        if item.name == 'bug':
+            raise KeyError('bug')
+        time.sleep(0.5)
+        item.log.append('done')
+    other = Item('other')
+    with pytest.raises(KeyError):
+        run_steps(Clocked(), [Item('bug'), other], [Step(run=job)], lambda its: {},
+                  key=lambda i: i.name, timeout=5, workers=2)
+    assert other.log == ['done']
+
+
+def test_a_wait_that_begins_later_counts_its_own_failed_polls(monkeypatch):
+    client = Clocked()
+    client.clock.now = 10.0
+    waits_on_the_fake_clock(monkeypatch, client.clock)
+    released = threading.Event()
+
+    class Signalling(Item):
+        def fail(self, why):
+            Item.fail(self, why)
+            released.set()
+
+    def fetch(items):
+        raise ManilaError('down')
+    early, later = Signalling('early'), Item('later')
+    # later's job ends only once early's wait failed: later's wait begins after it
+    run_steps(client, [early, later], [Step(run=lambda item: released.wait(10), needed=lambda i: i.name == 'later'),
+                                       Step(check=lambda i, r: r == 'ready' or None)],
+              fetch, key=lambda i: i.name, timeout=0.5, workers=2)
+    assert early.error == later.error == 'unknown: could not read its state (1 poll in a row failed): down'

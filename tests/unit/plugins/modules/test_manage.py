@@ -16,6 +16,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
     run_scripted,
 )
 
+from ansible_collections.openkeel.manila.plugins.module_utils.manage import dhss
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
@@ -394,3 +395,572 @@ def test_unmanage_of_a_locked_share_is_refused_naming_the_lock(monkeypatch):
     assert isinstance(outcome, Fail)
     assert 'lock-1' in outcome.result['msg'] and 'unmanaging' in outcome.result['msg']
     assert session.writes() == []
+
+
+# -- the exact words, results and requests of every path ------------------------------------
+
+UUID_NAME = 'dddddddd-0000-0000-0000-000000000004'
+PREDICTED = {'name': 'legacy', 'share_proto': 'NFS', 'share_type': TYPE_ID,
+             'share_type_name': 'alpha', 'host': POOL, 'export_path': EXPORT,
+             'status': 'available'}
+SHARE_VIEW = {'id': SHARE_ID, 'name': 'legacy', 'status': 'available', 'size': 1, 'host': POOL}
+RELEASED = ('Share legacy (%s) %s from Manila; its data stays on the storage, untouched '
+            '(export path %s, host %s): manage it again with manage.export_path and manage.host.')
+
+
+def test_manage_in_check_mode_predicts_the_share_and_its_diff(monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_module, share_task(),
+                                    [BY_NAME, POOLS, LIST_TYPES], check_mode=True, diff=True)
+    assert outcome.result['share'] == PREDICTED
+    assert outcome.result['diff'] == {'before': {}, 'after': PREDICTED}
+    assert outcome.result['msg'] == "Share 'legacy' would be managed from %s on %s." % (EXPORT, POOL)
+    assert session.writes() == []
+
+
+def test_manage_without_a_type_takes_the_default_type(monkeypatch):
+    manage = dict(MANAGE)
+    del manage['share_type']
+    outcome, session = run(monkeypatch, share_module, share_task(manage=manage), [
+        BY_NAME, POOLS,
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': TYPES['share_types'][0]})),
+    ], check_mode=True)
+    assert outcome.result['share'] == PREDICTED
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('answer', [GONE, ScriptedResponse(200, {'share_type': {}})])
+def test_manage_without_a_type_on_a_cloud_without_a_default_type_is_refused(monkeypatch, answer):
+    manage = dict(MANAGE)
+    del manage['share_type']
+    outcome, session = run(monkeypatch, share_module, share_task(manage=manage), [
+        BY_NAME, POOLS, ('GET', '/v2/types/default', answer)])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == ('This cloud has no default share type: set '
+                                     'manage.share_type (the type of the share on that storage).')
+
+
+def test_an_unknown_share_type_is_refused_naming_the_option(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, share_type='gold')), [BY_NAME, POOLS, LIST_TYPES])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == ("manage.share_type: no share type with the name or ID "
+                                     "'gold' exists (or this user cannot see it).")
+
+
+def test_a_member_is_refused_at_the_pool_listing_with_manilas_answer(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(), [
+        BY_NAME,
+        ('GET', '/v2/scheduler-stats/pools?host=h%24&backend=alpha%24&pool=pool1%24', FORBIDDEN),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == (
+        "Managing a share is admin-only under Manila's default policy, and Manila does not "
+        "take this task's user for an admin: it may not list the scheduler's pools (Listing "
+        "the scheduler's pools is admin-only by default (Manila said: Policy does not allow "
+        "scheduler_stats:pools:index to be performed.)). Run the task with an "
+        "admin's credentials (for example cloud: admin).")
+
+
+def test_another_error_of_the_pool_listing_is_manilas_own(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(), [
+        BY_NAME,
+        ('GET', '/v2/scheduler-stats/pools?host=h%24&backend=alpha%24&pool=pool1%24',
+         ScriptedResponse(400, {'badRequest': {'code': 400, 'message': 'Invalid filter.'}})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert 'admin' not in outcome.result['msg']
+    assert 'Invalid filter.' in outcome.result['msg'] and outcome.result['status'] == 400
+
+
+def test_is_public_outside_manage_is_sent_with_the_manage(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(is_public=True), [
+        BY_NAME, POOLS, LIST_TYPES,
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(SHARE, is_public=True)})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, is_public=True)})),
+        EXPORTS,
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST')[0]['share']['is_public'] is True
+
+
+def test_manage_is_public_agreeing_with_is_public_is_taken(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(
+        is_public=False, manage=dict(MANAGE, is_public=False)), [BY_NAME, POOLS, LIST_TYPES],
+        check_mode=True)
+    assert not isinstance(outcome, Fail), outcome.result
+
+
+def test_manage_is_public_disagreeing_with_is_public_is_refused(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(
+        is_public=False, manage=dict(MANAGE, is_public=True)), [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'manage.is_public and is_public disagree; give one of them.'
+    assert session.requests() == ['GET /']
+
+
+@pytest.mark.parametrize('task,msg', [
+    (share_task(name=UUID_NAME), 'name: a managed share is not given a UUID-shaped name (%s); '
+     'choose a name that is not a UUID.' % UUID_NAME),
+    (share_task(manage=dict(MANAGE, export_path='')), 'manage.export_path must not be empty.'),
+    (share_task(manage=dict(MANAGE, protocol=' ')), 'manage.protocol must not be empty.'),
+    (share_task(manage=dict(MANAGE, protocol='NFS4')), "manage.protocol: share_proto 'NFS4' is "
+     "not a protocol Manila knows: NFS, CIFS, GLUSTERFS, HDFS, CEPHFS, MAPRFS."),
+    (share_task(manage=dict(MANAGE, host='alpha')), 'manage.host must be a full pool name '
+     '"host@backend#pool" (as openkeel.manila.share_pool_info lists them), got \'alpha\'.'),
+    (share_task(restore=True), 'manage brings existing storage under Manila, which takes the '
+     "share's size, pool and network from it; restore cannot be given with manage (the "
+     'protocol and share type go inside manage: manage.protocol, manage.share_type).'),
+])
+def test_manage_input_is_refused_in_these_words_before_any_request(monkeypatch, task, msg):
+    outcome, session = run(monkeypatch, share_module, task, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == msg
+    assert session.requests() == ['GET /']
+
+
+def test_a_dhss_type_without_a_share_server_is_refused_in_these_words(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, share_type='dhss')), [BY_NAME, POOLS, LIST_TYPES])
+    assert outcome.result['msg'] == (
+        'manage.share_server_id is required: Share type dhss has '
+        'driver_handles_share_servers=true, so the share lives on a share server.')
+
+
+@pytest.mark.parametrize('max_version,answer,msg', [
+    ('2.48', None, 'Managing a share on a share server needs Manila API 2.49; this cloud '
+     'offers 2.48.'),
+    ('2.99', GONE, 'manage.share_server_id: no share server %s exists.' % SERVER_ID),
+    ('2.99', ScriptedResponse(200, {'share_server': {'id': SERVER_ID, 'status': 'error'}}),
+     'manage.share_server_id: share server %s is error, not active.' % SERVER_ID),
+])
+def test_a_share_server_that_cannot_take_the_share_is_refused(
+        monkeypatch, max_version, answer, msg):
+    script = [BY_NAME, POOLS, LIST_TYPES]
+    if answer is not None:
+        script.append(('GET', '/v2/share-servers/' + SERVER_ID, answer))
+    outcome, session = run(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, share_type='dhss', share_server_id=SERVER_ID)), script,
+        max_version=max_version)
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == msg
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('value,on_servers', [
+    ('True', True), (' true ', True), ('1', True), ('yes', True), ('ON', True),
+    ('<is> True', True), (True, True), ('False', False), ('0', False), ('', False),
+    (None, False)])
+def test_dhss_reads_the_extra_spec_as_manila_does(value, on_servers):
+    specs = {} if value is None else {'driver_handles_share_servers': value}
+    assert dhss({'extra_specs': specs}) is on_servers
+    if specs:
+        assert dhss({'required_extra_specs': specs, 'extra_specs': {
+            'driver_handles_share_servers': str(not on_servers)}}) is on_servers
+
+
+def test_a_manage_that_fails_leaves_the_share_in_the_result(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(), [
+        BY_NAME, POOLS, LIST_TYPES,
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(
+            SHARE, status='manage_starting')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
+            SHARE, status='manage_error', size=0)})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         ScriptedResponse(200, {'messages': []})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['share'] == dict(SHARE, status='manage_starting')
+    assert outcome.result['msg'] == (
+        'Share legacy (%s) went to manage_error while waiting for available. Manila could not '
+        'manage %s on %s; the share %s it made is left in that state: release it with '
+        'state=unmanaged (the storage is not touched), check manage.export_path, manage.host '
+        'and manage.driver_options, and run the task again. Manila had already accepted 1 '
+        'write of this task, so the cloud was changed: POST shares/manage.'
+        % (SHARE_ID, EXPORT, POOL, SHARE_ID))
+
+
+def test_a_manage_answered_with_503_is_seen_by_its_name(monkeypatch):
+    leaving = dict(SHARE, id='eeeeeeee-0000-0000-0000-000000000005', status='deleting',
+                   created_at='2026-01-01T00:00:00.000000')
+    made = dict(SHARE, status='manage_starting', created_at='2026-12-01T00:00:00.000000')
+    outcome, session = run(monkeypatch, share_module, share_task(), [
+        BY_NAME, POOLS, LIST_TYPES,
+        ('POST', '/v2/shares/manage', ScriptedResponse(503, {})),
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [leaving, made]})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        EXPORTS,
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['share']['id'] == SHARE_ID
+    assert len(session.bodies('POST')) == 1
+
+
+def test_a_share_being_unmanaged_is_waited_for_before_it_is_managed_again(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+            dict(SHARE, status='unmanage_starting')]})),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE),
+        POOLS, LIST_TYPES], check_mode=True)
+    assert outcome.result['share'] == PREDICTED
+
+
+@pytest.mark.parametrize('manage,differs', [
+    (dict(MANAGE, share_type='dhss'), "share_type is 'alpha', the task asks for 'dhss'"),
+])
+def test_an_existing_share_of_another_type_fails(monkeypatch, manage, differs):
+    outcome, session = run(monkeypatch, share_module, share_task(manage=manage), [FOUND])
+    assert isinstance(outcome, Fail)
+    assert differs in outcome.result['msg']
+
+
+def test_an_existing_share_takes_manage_is_public(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, is_public=True)), [FOUND, EXPORTS], check_mode=True)
+    assert outcome.result['changed'] is True
+    assert session.writes() == []
+
+
+# -- share: unmanage, word for word -----------------------------------------------------------
+
+def test_unmanage_says_what_was_released_and_shows_it_in_the_diff(monkeypatch):
+    second = {'path': '10.0.0.11:/other', 'preferred': False}
+    exports = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(
+        200, {'export_locations': [{'path': EXPORT, 'preferred': True}, second]}))
+    outcome, session = run_scripted(monkeypatch, share_module, unmanage_task(), [
+        FOUND, NO_SNAPS, share_locks(SHARE_ID), exports,
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE),
+    ], diff=True)
+    assert outcome.result['msg'] == RELEASED % (SHARE_ID, 'was released', EXPORT, POOL)
+    assert outcome.result['diff'] == {'before': SHARE_VIEW, 'after': {}}
+    assert outcome.result['share'] == dict(SHARE, export_locations=[
+        {'path': EXPORT, 'preferred': True}, second])
+
+
+def test_unmanage_in_check_mode_says_what_would_be_released(monkeypatch):
+    exports = ('GET', '/v2/shares/%s/export_locations' % SHARE_ID, ScriptedResponse(
+        200, {'export_locations': []}))
+    outcome, session = run_scripted(monkeypatch, share_module, unmanage_task(), [
+        FOUND, NO_SNAPS, share_locks(SHARE_ID), exports], check_mode=True, diff=True)
+    assert outcome.result['msg'] == RELEASED % (SHARE_ID, 'would be released', 'none', POOL)
+    assert outcome.result['diff'] == {'before': SHARE_VIEW, 'after': {}}
+    assert outcome.result['share'] == dict(SHARE, export_locations=[])
+    assert session.writes() == []
+
+
+def test_an_unmanage_answered_with_503_is_seen_leaving(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(wait=False), [
+        FOUND, NO_SNAPS, share_locks(SHARE_ID), EXPORTS,
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(503, {})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
+            SHARE, status='unmanage_starting')})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST') == [{'unmanage': None}]
+    assert outcome.result['msg'] == RELEASED % (SHARE_ID, 'was released', EXPORT, POOL)
+
+
+@pytest.mark.parametrize('task,script,shown', [
+    (unmanage_task(), [BY_NAME], 'legacy'),
+    (dict(id=SHARE_ID, state='unmanaged'), [('GET', '/v2/shares/' + SHARE_ID, GONE)], SHARE_ID),
+])
+def test_unmanage_of_no_share_says_so(monkeypatch, task, script, shown):
+    outcome, session = run(monkeypatch, share_module, task, script)
+    assert outcome.result['changed'] is False
+    assert outcome.result['share'] == {}
+    assert outcome.result['msg'] == 'No share %s is known to Manila: nothing to unmanage.' % shown
+
+
+@pytest.mark.parametrize('wait,check_mode,waits', [
+    (True, False, True), (False, False, False), (True, True, False)])
+def test_unmanage_of_a_share_being_unmanaged_is_no_change(monkeypatch, wait, check_mode, waits):
+    script = [('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+        dict(SHARE, status='unmanage_starting')]}))]
+    if waits:
+        script.append(('GET', '/v2/shares/' + SHARE_ID, GONE))
+    outcome, session = run(monkeypatch, share_module, unmanage_task(wait=wait), script,
+                           check_mode=check_mode)
+    assert outcome.result['changed'] is False
+    assert outcome.result['share'] == {}
+    assert outcome.result['msg'] == 'Share legacy (%s) is already being unmanaged.' % SHARE_ID
+
+
+def test_unmanage_by_a_member_is_refused_in_these_words(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [MEMBER_SHARE]}))])
+    assert outcome.result['msg'] == (
+        "Unmanaging a share is admin-only under Manila's default policy, and Manila does not "
+        "take this task's user for an admin (Manila shows it no host of Share legacy (%s)). "
+        "Run the task with an admin's credentials (for example cloud: admin)." % SHARE_ID)
+
+
+def test_unmanage_of_a_share_with_snapshots_names_each_in_these_words(monkeypatch):
+    other = dict(SNAP, id='aaaaaaaa-0000-0000-0000-000000000009', name='weekly')
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        FOUND, ('GET', SNAPS_OF_SHARE, ScriptedResponse(200, {'snapshots': [SNAP, other],
+                                                              'count': 2}))])
+    assert outcome.result['msg'] == (
+        'Share legacy (%s) has snapshots, and Manila unmanages no share that has: nightly (%s), '
+        'weekly (%s). Unmanage them first (openkeel.manila.share_snapshot, state=unmanaged), '
+        'or delete them.' % (SHARE_ID, SNAP_ID, other['id']))
+
+
+def test_unmanage_of_a_share_on_a_server_below_2_49_is_refused_in_these_words(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+            dict(SHARE, share_server_id=SERVER_ID)]}))], max_version='2.48')
+    assert outcome.result['msg'] == ('Unmanaging a share on a share server needs Manila API '
+                                     '2.49; this cloud offers 2.48.')
+
+
+def test_unmanage_of_a_busy_share_waits_until_it_rests(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+            dict(SHARE, status='extending')]})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        NO_SNAPS, share_locks(SHARE_ID), EXPORTS], check_mode=True)
+    assert outcome.result['changed'] is True, outcome.result
+
+
+def test_unmanage_of_a_busy_share_without_wait_is_refused(monkeypatch):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(wait=False), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+            dict(SHARE, status='extending')]}))])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == ('Share legacy (%s) is busy (extending); run again later '
+                                     'or set wait=true.' % SHARE_ID)
+
+
+@pytest.mark.parametrize('extra,given', [
+    (dict(size=2), 'size'), (dict(share_proto='NFS'), 'share_proto'),
+    (dict(snapshot='x'), 'snapshot'),
+    (dict(size=2, snapshot='x'), 'size, snapshot')])
+def test_options_of_a_new_share_are_refused_with_unmanaged(monkeypatch, extra, given):
+    outcome, session = run(monkeypatch, share_module, unmanage_task(**extra), [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == '%s cannot be given with state=unmanaged.' % given
+    assert session.requests() == ['GET /']
+
+
+# -- share_snapshot: manage and unmanage, word for word ---------------------------------------
+
+SNAP_MANAGE = {'share': 'legacy', 'name': 'nightly',
+               'manage': {'provider_location': SNAP['provider_location']}}
+SNAP_UNMANAGE = {'share': 'legacy', 'name': 'nightly', 'state': 'unmanaged'}
+NO_SNAP = ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': []}))
+SNAP_RELEASED = ('Snapshot nightly (%s) %s from Manila; its data stays on the storage, untouched '
+                 '(provider_location %s): manage it again with manage.provider_location.')
+SNAP_VIEW = {'id': SNAP_ID, 'name': 'nightly', 'share_id': SHARE_ID, 'status': 'available'}
+
+
+def found_snapshot(**fields):
+    return ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [dict(SNAP, **fields)]}))
+
+
+def test_snapshot_manage_in_check_mode_predicts_it(monkeypatch):
+    task = dict(SNAP_MANAGE, description='old', manage=dict(
+        SNAP_MANAGE['manage'], driver_options={'a': 'b'}))
+    outcome, session = run_scripted(monkeypatch, share_snapshot, task, [FOUND, NO_SNAP],
+                                    check_mode=True, diff=True)
+    after = {'share_id': SHARE_ID, 'provider_location': SNAP['provider_location'],
+             'name': 'nightly', 'description': 'old', 'status': 'available'}
+    assert outcome.result['snapshot'] == after
+    assert outcome.result['diff'] == {'before': {}, 'after': after}
+    assert outcome.result['msg'] == "Snapshot 'nightly' of Share legacy (%s) would be managed " \
+        "from %s." % (SHARE_ID, SNAP['provider_location'])
+
+
+def test_snapshot_manage_sends_the_description_and_driver_options(monkeypatch):
+    task = dict(SNAP_MANAGE, description='old', manage=dict(
+        SNAP_MANAGE['manage'], driver_options={'a': 'b'}))
+    outcome, session = run(monkeypatch, share_snapshot, task, [
+        FOUND, NO_SNAP,
+        ('POST', '/v2/snapshots/manage', ScriptedResponse(202, {'snapshot': dict(
+            SNAP, status='manage_starting', description='old')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(
+            SNAP, description='old')})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST') == [{'snapshot': {
+        'share_id': SHARE_ID, 'provider_location': SNAP['provider_location'],
+        'name': 'nightly', 'description': 'old', 'driver_options': {'a': 'b'}}}]
+
+
+def test_a_snapshot_manage_answered_with_503_is_seen_by_its_name_on_the_share(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_MANAGE, [
+        FOUND, NO_SNAP,
+        ('POST', '/v2/snapshots/manage', ScriptedResponse(503, {})),
+        found_snapshot(status='manage_starting'),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert len(session.bodies('POST')) == 1
+    assert outcome.result['snapshot']['id'] == SNAP_ID
+
+
+def test_a_snapshot_manage_that_fails_leaves_the_snapshot_in_the_result(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_MANAGE, [
+        FOUND, NO_SNAP,
+        ('POST', '/v2/snapshots/manage', ScriptedResponse(202, {'snapshot': dict(
+            SNAP, status='manage_starting')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(
+            SNAP, status='manage_error')})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SNAP_ID,
+         ScriptedResponse(200, {'messages': []})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['snapshot'] == dict(SNAP, status='manage_starting')
+    assert outcome.result['msg'] == (
+        'Snapshot nightly (%s) went to manage_error while waiting for available. Manila could '
+        'not manage %s; the snapshot %s it made is left in that state: release it with '
+        'state=unmanaged (the storage is not touched), check manage.provider_location and '
+        'manage.driver_options, and run the task again. Manila had already accepted 1 write of '
+        'this task, so the cloud was changed: POST snapshots/manage.'
+        % (SNAP_ID, SNAP['provider_location'], SNAP_ID))
+
+
+@pytest.mark.parametrize('share,msg', [
+    (MEMBER_SHARE, "Managing a snapshot is admin-only under Manila's default policy, and Manila "
+     "does not take this task's user for an admin (Manila shows it no host of Share legacy "
+     "(%s)). Run the task with an admin's credentials (for example cloud: admin)." % SHARE_ID),
+    (dict(SHARE, has_replicas=True), 'Share legacy (%s) has replicas: Manila manages no snapshot '
+     'of it until they are deleted.' % SHARE_ID),
+])
+def test_snapshot_manage_on_a_share_manila_refuses_is_refused(monkeypatch, share, msg):
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_MANAGE, [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [share]})),
+        NO_SNAP])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == msg
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('task,msg', [
+    (dict(SNAP_MANAGE, state='absent'), 'manage only applies with state=present (got '
+     'state=absent).'),
+    (dict(SNAP_MANAGE, id=SNAP_ID), 'manage cannot be given with id: a managed snapshot gets its '
+     'ID from Manila (give share and name).'),
+    ({'name': 'nightly', 'manage': SNAP_MANAGE['manage']}, 'manage needs share (the share the '
+     'snapshot belongs to, already in Manila) and name (the name the managed snapshot gets).'),
+    (dict(SNAP_MANAGE, manage={'provider_location': ''}), 'manage.provider_location must not '
+     'be empty.'),
+])
+def test_snapshot_manage_input_is_refused_before_any_request(monkeypatch, task, msg):
+    outcome, session = run(monkeypatch, share_snapshot, task, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == msg
+    assert session.requests() == ['GET /']
+
+
+def test_snapshot_unmanage_says_what_was_released_and_shows_it_in_the_diff(monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, found_snapshot(),
+        ('POST', '/v2/snapshots/%s/action' % SNAP_ID, ScriptedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
+    ], diff=True)
+    assert outcome.result['changed'] is True
+    assert outcome.result['msg'] == SNAP_RELEASED % (SNAP_ID, 'was released',
+                                                     SNAP['provider_location'])
+    assert outcome.result['diff'] == {'before': SNAP_VIEW, 'after': {}}
+    assert outcome.result['snapshot'] == SNAP
+
+
+def test_snapshot_unmanage_in_check_mode_says_what_would_be_released(monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, found_snapshot()], check_mode=True, diff=True)
+    assert outcome.result['changed'] is True
+    assert outcome.result['msg'] == SNAP_RELEASED % (SNAP_ID, 'would be released',
+                                                     SNAP['provider_location'])
+    assert outcome.result['diff'] == {'before': SNAP_VIEW, 'after': {}}
+    assert outcome.result['snapshot'] == SNAP
+    assert session.writes() == []
+
+
+def test_a_snapshot_unmanage_answered_with_503_is_seen_leaving(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, dict(SNAP_UNMANAGE, wait=False), [
+        FOUND, found_snapshot(),
+        ('POST', '/v2/snapshots/%s/action' % SNAP_ID, ScriptedResponse(503, {})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(
+            SNAP, status='unmanage_starting')})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST') == [{'unmanage': None}]
+    assert outcome.result['changed'] is True
+
+
+@pytest.mark.parametrize('task,script,shown', [
+    (SNAP_UNMANAGE, [BY_NAME], 'nightly'),
+    ({'id': SNAP_ID, 'state': 'unmanaged'}, [('GET', '/v2/snapshots/' + SNAP_ID, GONE)], SNAP_ID),
+])
+def test_snapshot_unmanage_of_no_snapshot_says_so(monkeypatch, task, script, shown):
+    outcome, session = run(monkeypatch, share_snapshot, task, script)
+    assert outcome.result['changed'] is False
+    assert outcome.result['snapshot'] == {}
+    assert outcome.result['msg'] == ('No snapshot %s is known to Manila: nothing to unmanage.'
+                                     % shown)
+
+
+@pytest.mark.parametrize('wait,check_mode,waits', [
+    (True, False, True), (False, False, False), (True, True, False)])
+def test_snapshot_unmanage_of_one_being_unmanaged_is_no_change(monkeypatch, wait, check_mode,
+                                                               waits):
+    script = [FOUND, found_snapshot(status='unmanage_starting')]
+    if waits:
+        script.append(('GET', '/v2/snapshots/' + SNAP_ID, GONE))
+    outcome, session = run(monkeypatch, share_snapshot, dict(SNAP_UNMANAGE, wait=wait), script,
+                           check_mode=check_mode)
+    assert outcome.result['changed'] is False
+    assert outcome.result['snapshot'] == {}
+    assert outcome.result['msg'] == 'Snapshot nightly (%s) is already being unmanaged.' % SNAP_ID
+
+
+def test_snapshot_unmanage_by_id_of_a_snapshot_without_its_share(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {'id': SNAP_ID, 'state': 'unmanaged'}, [
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP}))],
+        check_mode=True)
+    assert outcome.result['changed'] is True, outcome.result
+    assert session.writes() == []
+
+
+def test_snapshot_unmanage_of_a_share_on_a_server_below_2_49_is_refused_in_these_words(
+        monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [
+            dict(SHARE, share_server_id=SERVER_ID)]})), found_snapshot()], max_version='2.48')
+    assert outcome.result['msg'] == ('Unmanaging a snapshot of a share on a share server needs '
+                                     'Manila API 2.49; this cloud offers 2.48.')
+
+
+def test_snapshot_unmanage_by_a_member_is_refused_in_these_words(monkeypatch):
+    member_snap = dict((k, v) for k, v in SNAP.items() if k != 'provider_location')
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, ('GET', SNAP_BY_NAME, ScriptedResponse(200, {'snapshots': [member_snap]}))])
+    assert outcome.result['msg'] == (
+        "Unmanaging a snapshot is admin-only under Manila's default policy, and Manila does "
+        "not take this task's user for an admin (Manila shows it no provider_location of "
+        "Snapshot nightly (%s)). Run the task with an admin's credentials (for example "
+        "cloud: admin)." % SNAP_ID)
+
+
+def test_snapshot_unmanage_of_a_busy_snapshot_waits_until_it_rests(monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, found_snapshot(status='creating'),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP}))],
+        check_mode=True, diff=True)
+    assert outcome.result['diff'] == {'before': SNAP_VIEW, 'after': {}}
+
+
+def test_snapshot_unmanage_of_a_busy_snapshot_that_goes_is_no_change(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, found_snapshot(status='deleting'), ('GET', '/v2/snapshots/' + SNAP_ID, GONE)])
+    assert outcome.result['changed'] is False
+    assert outcome.result['snapshot'] == {}
+    assert outcome.result['msg'] == 'Snapshot nightly (%s) is gone.' % SNAP_ID
+
+
+def test_snapshot_unmanage_of_a_busy_snapshot_without_wait_is_refused(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, dict(SNAP_UNMANAGE, wait=False), [
+        FOUND, found_snapshot(status='creating')])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == ('Snapshot nightly (%s) is busy (creating); run again '
+                                     'later or set wait=true.' % SNAP_ID)

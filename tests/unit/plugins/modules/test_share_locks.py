@@ -124,6 +124,7 @@ def test_absent_on_a_locked_share_is_refused_naming_the_lock(monkeypatch):
     msg = outcome.result['msg']
     for words in (LOCK_ID, "'payroll'", USER_ID, PROJECT_ID, 'deletion_lock=false'):
         assert words in msg
+    assert msg == locks_utils.absent_refusal('Share data (%s)' % SHARE_ID, [LOCK], None)
     assert session.writes() == []
     assert outcome.result['deletion_locks'][0]['id'] == LOCK_ID
 
@@ -145,6 +146,8 @@ def test_absent_lifting_in_check_mode_writes_nothing(monkeypatch):
         BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS], check_mode=True)
     assert outcome.result['changed'] is True and session.writes() == []
     assert outcome.result['diff']['before']['deletion_lock'] is True
+    assert outcome.result['diff']['after'] == {}  # the share is gone
+    assert outcome.result['deletion_locks'] == []  # as they will be: lifted
 
 
 def test_the_lock_of_an_access_rule_is_not_lifted_by_the_share_task(monkeypatch):
@@ -249,3 +252,53 @@ def test_plan_words_and_views():
     assert plan.before == {'deletion_lock': False} and plan.after['deletion_lock'] is True
     assert locks_utils.plan_locks([LOCK], None).changed is False
     assert 'as admin' in locks_utils.lock_words(dict(LOCK, lock_context='admin'))
+
+
+NONE_BY_NAME = ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': []}))
+NONE_SOFT_DELETED = ('GET', '/v2/shares/detail?name=data&is_soft_deleted=true',
+                     ScriptedResponse(200, {'shares': []}))
+
+
+def test_a_no_op_shows_the_locks_of_the_share(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'deletion_lock': True}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK, RULE_LOCK), EXPORTS])
+    assert outcome.result['changed'] is False
+    assert outcome.result['deletion_locks'] == [locks_utils.brief(LOCK),
+                                                locks_utils.brief(RULE_LOCK)]
+
+
+def test_a_share_check_mode_would_create_is_shown_locked_without_a_lock_read(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'deletion_lock': True, 'lock_reason': 'keep'}, [
+        NONE_BY_NAME, NONE_SOFT_DELETED,
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {
+            'id': SHARE['share_type'], 'name': 'default'}})),
+    ], check_mode=True)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert session.writes() == []
+    assert outcome.result['diff']['before'] == {}
+    assert outcome.result['diff']['after']['deletion_lock'] is True
+    assert outcome.result['diff']['after']['lock_reason'] == 'keep'
+    assert outcome.result['deletion_locks'] == [dict(
+        id=None, lock_reason='keep', user_id=None, project_id=None, lock_context=None,
+        created_at=None)]
+
+
+def test_absent_of_a_missing_share_reads_no_locks(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent'}, [NONE_BY_NAME])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is False
+    assert session.writes() == []
+
+
+def test_absent_of_a_share_in_the_recycle_bin_reads_no_locks(monkeypatch):
+    binned = dict(SHARE, is_soft_deleted=True)
+    outcome, session = run(monkeypatch, {'id': SHARE_ID, 'state': 'absent'}, [
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': binned})),
+        NO_SNAPSHOTS,
+    ], check_mode=True)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert session.requests() == ['GET /', 'GET /v2/shares/' + SHARE_ID,
+                                  'GET ' + NO_SNAPSHOTS[1]]

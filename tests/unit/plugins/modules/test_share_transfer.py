@@ -276,3 +276,147 @@ def test_an_offer_whose_answer_was_a_5xx_is_found_and_its_lost_key_said(monkeypa
     assert 'replace=true' in result['msg']
     assert result['changed'] is True
     assert result['transfer']['id'] == TRANSFER_ID
+
+
+UNAVAILABLE = ScriptedResponse(503, {'computeFault': {'code': 503, 'message': 'busy'}})
+LABEL = 'Share data (%s)' % SHARE_ID
+
+
+def refusal(status, message):
+    return ScriptedResponse(status, {'badRequest': {'code': status, 'message': message}})
+
+
+def test_the_refusals_are_worded_exactly_naming_the_cause_and_that_nothing_changed(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'},
+                          [by_name(dict(SHARE, share_network_id='net-1', has_replicas=True))],
+                          project=SOURCE, fails=True)
+    assert result['msg'] == (
+        'share: %s cannot be transferred: it is exported over share network net-1 (Manila '
+        'transfers no share on a share network: its share server belongs to the source '
+        'project); it has replicas (Manila transfers no replicated share; drop the replicas '
+        'with openkeel.manila.share_replica state=absent first). Nothing was changed.' % LABEL)
+
+
+@pytest.mark.parametrize('status', ['available', 'error'])
+def test_a_share_in_the_recycle_bin_is_refused_for_that_alone(status):
+    assert transfer_refusals(dict(SHARE, is_soft_deleted=True, status=status)) == [
+        'it is in the recycle bin (restore it first)']
+
+
+def test_the_mount_point_name_refusal_is_worded_exactly(monkeypatch):
+    message = ('Invalid: Share data has a custom mount_point_name p-source_data. This has the '
+               'project_id encoded in it.')
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, message))],
+        project=SOURCE, fails=True)
+    assert result['msg'] == (
+        'share: %s cannot be transferred: it has a mount point name that holds its project ID '
+        '(Manila refused: %s). Nothing was changed.' % (LABEL, message))
+
+
+def test_any_other_refusal_of_the_create_is_passed_on_with_the_share(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, 'Share data is busy'))],
+        project=SOURCE, fails=True)
+    assert result['msg'] == (
+        'share: Manila refused to transfer %s: Share data is busy. Nothing was changed.' % LABEL)
+    assert result.get('changed') is not True
+
+
+def test_an_offer_that_a_5xx_left_unmade_is_sent_once_more(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        BY_NAME,
+        ('POST', '/v2/share-transfers', UNAVAILABLE),
+        ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
+         ScriptedResponse(200, {'transfers': []})),
+        ('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': CREATED})),
+        by_id(WAITING),
+    ], project=SOURCE)
+    assert [w.method for w in session.writes()] == ['POST', 'POST']
+    assert result['auth_key'] == KEY
+
+
+def test_a_listing_shows_no_open_transfer_in_an_accepted_one_or_that_of_another_share(monkeypatch):
+    accepted = dict(TRANSFER, accepted=True)
+    another = dict(TRANSFER, id='other-transfer', resource_id='other-share')
+    result, session = run(monkeypatch, {'share': 'data'}, [
+        by_name(WAITING),
+        ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
+         ScriptedResponse(200, {'transfers': [accepted, another]})),
+        expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': CREATED}),
+               body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
+        by_id(WAITING),
+    ], project=SOURCE)
+    assert result['changed'] is True and result['auth_key'] == KEY
+
+
+def test_accept_can_clear_the_access_rules(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'clear_access_rules': True}, [
+        expect('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, ScriptedResponse(202),
+               body={'accept': {'auth_key': KEY, 'clear_access_rules': True}}),
+    ])
+    assert result['changed'] is True
+
+
+def test_an_accept_answered_with_a_5xx_and_no_share_to_look_at_is_sent_once_more(monkeypatch):
+    accept = '/v2/share-transfers/%s/accept' % TRANSFER_ID
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'}, [
+        ('POST', accept, UNAVAILABLE),
+        ('POST', accept, ScriptedResponse(202)),
+    ])
+    assert result['changed'] is True
+    assert [w.path for w in session.writes()] == [accept, accept]
+    assert 'sent again and succeeded' in result['warnings'][0]
+
+
+@pytest.mark.parametrize('status, message, text', [
+    (400, 'Attempt to transfer %s with invalid auth key.' % TRANSFER_ID,
+     'auth_key does not match transfer %s (Manila: %s). Nothing was changed.'),
+    (400, 'Invalid auth_key for transfer %s.' % TRANSFER_ID,
+     'auth_key does not match transfer %s (Manila: %s). Nothing was changed.'),
+    (404, 'Transfer %s could not be found.' % TRANSFER_ID,
+     'id: transfer %s does not exist: it was accepted, cancelled or has expired (Manila: %s). '
+     'Give the share as share= so that a run after the accept finds it in this project.'),
+    (400, 'Transfer %s not found.' % TRANSFER_ID,
+     'id: transfer %s does not exist: it was accepted, cancelled or has expired (Manila: %s). '
+     'Give the share as share= so that a run after the accept finds it in this project.'),
+    (400, 'Share type of share data is not accessible by project p-dest',
+     'Manila refused to accept transfer %s: %s. Nothing was changed.'),
+])
+def test_accept_refusals_are_worded_exactly(monkeypatch, status, message, text):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'}, [
+        ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, refusal(status, message))],
+        fails=True)
+    assert result['msg'] == text % (TRANSFER_ID, message)
+
+
+def test_cancel_by_id_of_an_open_transfer(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'state': 'absent'}, [
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200, {'transfer': TRANSFER})),
+        expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert result['transfer'] == view(TRANSFER)
+
+
+def test_a_cancel_answered_with_a_5xx_is_done_when_the_transfer_is_gone(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'state': 'absent'}, [
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200, {'transfer': TRANSFER})),
+        ('DELETE', '/v2/share-transfers/' + TRANSFER_ID, UNAVAILABLE),
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(404, {})),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert [w.method for w in session.writes()] == ['DELETE']
+    assert 'Manila shows that it took effect' in result['warnings'][0]
+
+
+def test_a_cancel_answered_with_a_5xx_of_a_transfer_still_shown_is_sent_once_more(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'state': 'absent'}, [
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200, {'transfer': TRANSFER})),
+        ('DELETE', '/v2/share-transfers/' + TRANSFER_ID, UNAVAILABLE),
+        ('GET', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200, {'transfer': TRANSFER})),
+        ('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
+    ], project=SOURCE)
+    assert result['changed'] is True
+    assert [w.method for w in session.writes()] == ['DELETE', 'DELETE']
