@@ -896,3 +896,247 @@ def test_the_client_times_only_the_writes_manila_accepted():
     assert dict((kind, list(first) + list(latest)) for kind, (first, latest)
                 in client.answer_times.kinds.items()) == {
         'POST shares': [0.25], 'DELETE shares/{id}': [2.0]}
+
+
+# -- more details: what the user sees of links, prefixes, Keystone and recoveries ---------------
+
+def test_parse_versions_document_takes_the_self_link_only():
+    body = {'versions': [{'id': 'v2.0', 'status': 'CURRENT', 'version': '2.70', 'links': [
+        {'rel': 'self', 'href': 'http://m/v2/'},
+        {'rel': 'describedby', 'href': 'http://docs'},
+        {'rel': 'self'}]}]}
+    assert parse_versions_document(body)[2] == 'http://m/v2/'
+
+
+@pytest.mark.parametrize('endpoint, expected', [
+    ('https://cloud.example/BOX/v2', 'https://cloud.example/BOX/'),
+    ('https://cloud.example/BOX', 'https://cloud.example/BOX/'),
+    ('https://cloud.example/share//v2', 'https://cloud.example/share/'),
+])
+def test_versions_document_url_keeps_the_prefix_as_it_is(endpoint, expected):
+    assert versions_document_url(endpoint) == expected
+
+
+@pytest.mark.parametrize('endpoint,link,base', [
+    ('http://m:8786/BOX', None, 'http://m:8786/BOX/v2'),
+    ('http://m:8786', 'http://m:8786/BOX/', 'http://m:8786/BOX'),
+])
+def test_the_api_base_keeps_the_prefix_as_it_is(endpoint, link, base):
+    assert ManilaClient(None, endpoint)._api_base(link) == base
+
+
+def test_write_kind_names_every_key_of_an_action_body():
+    assert client_module.write_kind('POST', 'shares/12/action', {'b': 1, 'a': 2}) == \
+        'POST shares/{id}/action (a, b)'
+
+
+def test_answer_times_look_at_every_kind_and_need_more_than_the_factor():
+    times = client_module.AnswerTimes()
+    for seconds in (1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0):
+        times.record('POST shares', seconds)
+    # 'DELETE shares/{id}' comes first by name and has too few answers: it is skipped
+    times.record('DELETE shares/{id}', 1.0)
+    # exactly twice as slow is not slower
+    assert times.slower() is None
+    times.record('POST shares', 2.5)
+    times.record('POST shares', 2.5)
+    times.record('POST shares', 2.5)
+    assert times.slower() == ('POST shares answered in 2.50 s (the median of the last 5) '
+                              'against 1.00 s at first')
+
+
+def test_accepted_writes_are_recorded_with_their_action_and_timed_per_action():
+    clock = FakeClock()
+    client, _session = make_client([
+        expect('POST', '/v2/shares', ScriptedResponse(202, {'share': {}}), takes=1),
+        expect('PUT', '/v2/shares/%s' % UUID, ScriptedResponse(200, {'share': {}}), takes=2),
+        expect('POST', '/v2/shares/%s/action' % UUID, ScriptedResponse(202), takes=3,
+               body={'extend': {'new_size': 2}}),
+        expect('POST', '/v2/shares/%s/action/' % UUID, ScriptedResponse(202),
+               body={'shrink': {'new_size': 1}}),
+        expect('POST', '/v2/shares/%s/action' % UUID, ScriptedResponse(300, {}),
+               body={'revert': None}),
+    ], clock=clock)
+    client.post('/shares', {'share': {}})
+    client.put('shares/%s' % UUID, {'share': {}})
+    client.action('shares/%s' % UUID, 'extend', {'new_size': 2})
+    client.request('POST', 'shares/%s/action/' % UUID, body={'shrink': {'new_size': 1}})
+    # an answer outside 2xx that the caller accepts is recorded but not timed
+    client.request('POST', 'shares/%s/action' % UUID, body={'revert': None}, ok=(300,))
+    assert client.accepted == [
+        'POST shares', 'PUT shares/%s' % UUID, 'POST shares/%s/action (extend)' % UUID,
+        'POST shares/%s/action/ (shrink)' % UUID, 'POST shares/%s/action (revert)' % UUID]
+    assert dict((kind, list(first) + list(latest)) for kind, (first, latest)
+                in client.answer_times.kinds.items()) == {
+        'POST shares': [1.0], 'PUT shares/{id}': [2.0],
+        'POST shares/{id}/action (extend)': [3.0],
+        'POST shares/{id}/action (shrink)': [0.0]}
+
+
+def test_record_write_names_every_key_of_an_action_body():
+    client = ManilaClient(None, 'http://m/v2')
+    client.record_write('POST', '/shares/x/action', {'b': 1, 'a': 2})
+    assert client.accepted == ['POST shares/x/action (a, b)']
+
+
+def test_a_versions_document_error_names_the_request():
+    session = ScriptedSession([expect('GET', '/', error(404, 'no such thing'), version=None,
+                                      authenticated=False)])
+    with pytest.raises(ManilaError) as err:
+        ManilaClient(session, 'http://127.0.0.1:8786/v2').negotiate()
+    assert (err.value.method, err.value.url) == ('GET', 'http://127.0.0.1:8786/')
+    assert str(err.value) == 'no such thing (HTTP 404 on GET /)'
+
+
+def test_another_transport_error_names_the_request():
+    client, _session = make_client([expect('GET', '/v2/x', ksa_exc.SSLError('bad cert'))])
+    with pytest.raises(ManilaError) as err:
+        client.get('x')
+    assert (err.value.method, err.value.url) == ('GET', 'http://127.0.0.1:8786/v2/x')
+
+
+def test_the_last_connection_error_of_a_read_names_the_url():
+    client, _session = make_client([expect('GET', '/v2/x', LOST) for _i in range(4)])
+    with pytest.raises(ManilaError) as err:
+        client.get('x')
+    assert err.value.url == 'http://127.0.0.1:8786/v2/x'
+    assert str(err.value).startswith('Could not connect to http://127.0.0.1:8786/v2/x: ')
+
+
+def rate_limited(message, wait):
+    return ScriptedResponse(429, {'overLimit': {'code': 429, 'message': message}},
+                            headers={'Retry-After': wait})
+
+
+def test_a_rate_limit_that_asks_for_the_maximum_every_time_is_refused_n_times():
+    clock = FakeClock()
+    client, _session = make_client(
+        [expect('GET', '/v2/x', rate_limited('Only 10 requests a minute for project X.', '60'))
+         for _i in range(4)], clock=clock)
+    with pytest.raises(ManilaError) as err:
+        client.get('x')
+    assert clock.sleeps == [60.0, 60.0, 60.0]
+    assert err.value.message == (
+        "Manila's rate limit refused it 4 times in a row: Only 10 requests a minute for "
+        "project X. The request never reached Manila's API, so nothing was changed by it; "
+        'run the task again later, or with a lower concurrency.')
+
+
+# -- Keystone lookups ---------------------------------------------------------------------------
+
+KEYSTONE = 'http://127.0.0.1:5000/v3/'
+
+
+def test_keystone_get_asks_keystone_for_json_without_a_microversion():
+    client, session = make_client([
+        expect('GET', 'http://127.0.0.1:5000/v3/projects?domain_id=default&name=demo',
+               ScriptedResponse(200, {'projects': [{'id': 'p1'}]}), version=None),
+    ])
+    client.identity_url = lambda: KEYSTONE
+    assert client.keystone_get('/projects', {'name': 'demo', 'domain_id': 'default'}) == {
+        'projects': [{'id': 'p1'}]}
+    assert session.calls[-1].headers == {'Accept': 'application/json'}
+    assert client.identity_url == KEYSTONE
+
+
+def test_keystone_get_errors_name_the_request():
+    client, _session = make_client([
+        expect('GET', 'http://127.0.0.1:5000/v3/projects/p1',
+               ScriptedResponse(403, {'error': {'code': 403, 'message': 'not allowed'}}),
+               version=None),
+    ])
+    client.identity_url = KEYSTONE
+    with pytest.raises(ManilaError) as err:
+        client.keystone_get('projects/p1')
+    assert err.value.status == 403
+    assert (err.value.method, err.value.url) == ('GET', 'http://127.0.0.1:5000/v3/projects/p1')
+    assert str(err.value) == 'not allowed (HTTP 403 on GET /v3/projects/p1)'
+
+
+def test_keystone_get_without_a_keystone_endpoint_fails_before_sending():
+    client, session = make_client([])
+    client.identity_url = lambda: None
+    with pytest.raises(ConfigurationError) as err:
+        client.keystone_get('projects')
+    assert str(err.value) == ('No Keystone endpoint is known for this cloud (neither in the '
+                              'service catalog nor as auth_url), so projects cannot be '
+                              'looked up.')
+    assert len(session.calls) == 1
+
+
+class Access(object):
+    project_id = 'p1'
+    project_name = 'demo'
+    role_names = ['member']
+
+
+class Auth(object):
+    """An auth plugin whose get_access fails with ``errors`` first."""
+
+    def __init__(self, *errors):
+        self.errors = list(errors)
+        self.sessions = []
+
+    def get_access(self, session):
+        self.sessions.append(session)
+        if self.errors:
+            raise self.errors.pop(0)
+        return Access()
+
+
+class SessionWith(object):
+    def __init__(self, auth):
+        self.auth = auth
+
+
+def test_token_project_asks_keystone_with_retries_on_the_clients_clock():
+    clock = FakeClock()
+    auth = Auth(ksa_exc.ServiceUnavailable())
+    session = SessionWith(auth)
+    client = ManilaClient(session, 'http://m/v2', sleep=clock.sleep, clock=clock)
+    assert client.token_project() == {'id': 'p1', 'name': 'demo', 'roles': ['member']}
+    assert auth.sessions == [session, session] and clock.sleeps == [0.5]
+
+
+def test_token_project_of_a_session_that_cannot_say():
+    assert ManilaClient(SessionWith(None), 'http://m/v2').token_project() is None
+    assert ManilaClient(SessionWith(object()), 'http://m/v2').token_project() is None
+
+
+# -- write_once: what the task reports after a recovery ------------------------------------------
+
+def test_write_once_lost_answer_seen_counts_as_accepted():
+    client = client_on(FakeClock())
+    script = Script([lost()], ['made'])
+    assert client.write_once(script.send, script.observe, 'the create of x') == 'made'
+    assert client.accepted == ['the create of x']
+
+
+def test_write_once_5xx_twice_then_seen_counts_as_accepted():
+    client = client_on(FakeClock())
+    script = Script([refused(502), refused(504)], [None, 'made'])
+    assert client.write_once(script.send, script.observe, 'the create of x') == 'made'
+    assert client.accepted == ['the create of x']
+
+
+def test_write_once_5xx_then_lost_names_the_write():
+    client = client_on(FakeClock())
+    script = Script([refused(503), lost()], [None, 'made'])
+    assert client.write_once(script.send, script.observe, 'the create of x') == 'made'
+    assert client.accepted == ['the create of x']
+    assert client.warnings == ['No answer came to the create of x (%s); Manila shows that it '
+                               'took effect, so the task went on from there.' % LOST]
+
+
+@pytest.mark.parametrize('sends,observes,happened', [
+    ([refused(503)], [ManilaError('down', status=500)], 'was answered with HTTP 503'),
+    ([refused(503), refused(502)], [None, ManilaError('down', status=500)],
+     'was answered with HTTP 502 twice'),
+])
+def test_write_once_5xx_then_observe_fails_names_the_write(sends, observes, happened):
+    client = client_on(FakeClock())
+    script = Script(sends, observes)
+    with pytest.raises(ManilaError) as err:
+        client.write_once(script.send, script.observe, 'the create of x')
+    assert str(err.value).startswith('The create of x %s, and Manila could not be asked '
+                                     'whether it took effect: down' % happened)

@@ -736,3 +736,176 @@ def test_the_messages_of_several_services_make_one_sentence():
     explain = sn.service_messages(client, ['ss1', 'ss2'])
     assert explain(None) == 'Manila says: refused. | down. | no realm.'
     assert sn.service_messages(client, []) is None
+
+
+# -- what the refusals and the subnet of a share say exactly ---------------------------------
+
+def test_shares_not_available_are_named_with_their_status():
+    usage = usage_of([{'id': 'srv', 'status': 'active'}],
+                     [dict(share('s2', 'b', None), status='extending'),
+                      dict(share('s1', 'a', None), status='creating')])
+    assert sn.service_update_refusals(network_with_subnet(), usage) == [
+        'Manila changes the share servers only while every share on them is available, and '
+        'these are not: a (s1, creating), b (s2, extending); wait for them, or repair or '
+        'delete them first']
+
+
+def test_a_share_that_shows_no_access_rules_status_does_not_block_a_service_change():
+    # Manila before 2.10 shows no access_rules_status: nothing says a rule is pending
+    usage = usage_of([{'id': 'srv', 'status': 'active'}],
+                     [dict(share('s1', 'a', None), status='available')])
+    assert sn.service_update_refusals(network_with_subnet(), usage) == []
+
+
+def test_a_share_made_the_moment_its_zones_subnet_was_is_served_by_it():
+    assert sn.serving_subnet(share('s1', 'a', 'z1', created='2026-12-01T12:00:00.000000'),
+                             SHOWN['share_network_subnets']) == 'sub-z1'
+
+
+def test_the_default_subnet_serves_other_zones_wherever_it_is_listed():
+    zone_first = list(reversed(SHOWN['share_network_subnets']))
+    assert sn.serving_subnet(share('s2', 'c', 'z2'), zone_first) == 'sub-default'
+    # a network without a default subnet serves no other zone
+    assert sn.serving_subnet(share('s2', 'c', 'z2'), zone_first[:1]) is None
+
+
+def test_answers_without_their_list_are_empty_lists():
+    client, session = make_client([
+        expect('GET', SERVICES_OF, ok({})),
+        expect('GET', ZONES, ok({})),
+    ])
+    api = sn.ShareNetworkAPI(client)
+    assert api.security_services('nid') == []
+    with pytest.raises(InvalidInput) as err:
+        api.check_zones(['z1'])
+    assert str(err.value) == ('subnets name availability zones this cloud does not have: z1 '
+                              '(its zones: none). Nothing was changed.')
+
+
+# -- an update or a subnet create whose answer is a 5xx ------------------------------------
+
+NEUTRON_UPDATE = {'name': 'new', 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}
+
+
+def test_an_update_seen_in_the_network_and_its_default_subnet_is_not_sent_again():
+    done = network_with_subnet(name='new', share_network_subnets=[
+        {'id': 'sub1', 'availability_zone': 'z1', 'neutron_net_id': 'n9', 'neutron_subnet_id': 's9'},
+        {'id': 'sub0', 'availability_zone': None, 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}])
+    client, session = make_client([
+        expect('PUT', NET_PATH, error(503), body={'share_network': NEUTRON_UPDATE}),
+        expect('GET', NET_PATH, ok({'share_network': done})),
+    ], clock=FakeClock())
+    assert sn.ShareNetworkAPI(client).update('nid', NEUTRON_UPDATE) == done
+    assert len(session.writes()) == 1
+    assert client.warnings == [
+        'The update of share network nid was answered with HTTP 503, but Manila shows that it '
+        'took effect; the task went on from there.']
+
+
+@pytest.mark.parametrize('shown', [
+    network_with_subnet(name='new'),       # the default subnet keeps its neutron IDs
+    network_with_subnet(name='net', share_network_subnets=[
+        {'id': 'sub0', 'availability_zone': None, 'neutron_net_id': 'n1', 'neutron_subnet_id': 's1'}]),
+    network_with_subnet(name='new', share_network_subnets=[]),
+])
+def test_an_update_not_seen_whole_is_sent_again(shown):
+    client, session = make_client([
+        expect('PUT', NET_PATH, error(503), body={'share_network': NEUTRON_UPDATE}),
+        expect('GET', NET_PATH, ok({'share_network': shown})),
+        expect('PUT', NET_PATH, ok({'share_network': dict(shown, name='new')}),
+               body={'share_network': NEUTRON_UPDATE}),
+    ], clock=FakeClock())
+    assert sn.ShareNetworkAPI(client).update('nid', NEUTRON_UPDATE)['name'] == 'new'
+    assert len(session.writes()) == 2
+
+
+def test_a_default_subnet_create_seen_made_is_named_so_in_the_warning():
+    made = {'id': 'sub5', 'availability_zone': None, 'neutron_net_id': 'n5', 'neutron_subnet_id': 's5'}
+    client, session = make_client([
+        expect('POST', SUBNETS_PATH, error(503), body={'share-network-subnet': {
+            'neutron_net_id': 'n5', 'neutron_subnet_id': 's5'}}),
+        expect('GET', NET_PATH, ok({'share_network': network_with_subnet(share_network_subnets=[made])})),
+    ], clock=FakeClock())
+    assert sn.ShareNetworkAPI(client).create_subnet('nid', sn.subnet_entry(None, 'n5', 's5')) == made
+    assert client.warnings == [
+        'The create of a subnet (zone default) in share network nid was answered with HTTP 503, '
+        'but Manila shows that it took effect; the task went on from there.']
+
+
+# -- apply: the plan's requests, in order -------------------------------------------------------
+
+AD = dict(id='11111111-0000-0000-0000-000000000004', name='ad', type='active_directory')
+KRB2 = dict(id='11111111-0000-0000-0000-000000000005', name='krb-two', type='kerberos')
+
+
+def service_action(name, **args):
+    return expect('POST', ACTION, ScriptedResponse(202), body={name: args})
+
+
+def service_check(name, **args):
+    return expect('POST', ACTION, ok({'compatible': True}),
+                  body={name: dict(args, reset_operation=True)})
+
+
+def test_before_2_63_the_plan_is_sent_in_order_and_a_swap_is_a_removal_then_an_add():
+    plan = sn.NetworkPlan('update', update={'name': 'new'},
+                          subnet_deletes=[sn.subnet_entry('z1', 'n1', 's1', 'sub1')],
+                          subnet_creates=[sn.subnet_entry('z2', 'n2', 's2')],
+                          removes=[AD], swaps=[(LDAP, LDAP2)], adds=[KRB])
+    made = {'id': 'sub2', 'availability_zone': 'z2', 'neutron_net_id': 'n2', 'neutron_subnet_id': 's2'}
+    client, session = make_client([
+        expect('PUT', NET_PATH, ok({'share_network': network_with_subnet(name='new')}),
+               body={'share_network': {'name': 'new'}}),
+        expect('DELETE', SUBNETS_PATH + '/sub1', ScriptedResponse(202)),
+        expect('POST', SUBNETS_PATH, ok({'share_network_subnet': made}), body={
+            'share-network-subnet': {'neutron_net_id': 'n2', 'neutron_subnet_id': 's2',
+                                     'availability_zone': 'z2'}}),
+        service_action('remove_security_service', security_service_id=AD['id']),
+        service_action('remove_security_service', security_service_id=LDAP['id']),
+        service_action('add_security_service', security_service_id=LDAP2['id']),
+        service_action('add_security_service', security_service_id=KRB['id']),
+    ], max_version='2.62')
+    sn.ShareNetworkAPI(client).apply(network_with_subnet(), plan, wait=True)
+
+
+def test_a_network_just_created_takes_its_services_without_checks_or_waits():
+    client, session = make_client([
+        service_action('add_security_service', security_service_id=LDAP['id']),
+    ])
+    sn.ShareNetworkAPI(client).apply(network_with_subnet(), sn.NetworkPlan('update', adds=[LDAP]),
+                                     wait=True, fresh=True)
+
+
+def test_from_2_63_each_service_change_is_checked_sent_and_waited_for_before_the_next():
+    plan = sn.NetworkPlan('update', swaps=[(LDAP, LDAP2), (KRB, KRB2)], adds=[AD])
+    client, session = make_client([
+        service_check('update_security_service_check', current_service_id=LDAP['id'],
+                      new_service_id=LDAP2['id']),
+        service_action('update_security_service', current_service_id=LDAP['id'],
+                       new_service_id=LDAP2['id']),
+        expect('GET', NET_PATH, ok({'share_network': network_with_subnet()})),
+        service_check('update_security_service_check', current_service_id=KRB['id'],
+                      new_service_id=KRB2['id']),
+        service_action('update_security_service', current_service_id=KRB['id'],
+                       new_service_id=KRB2['id']),
+        expect('GET', NET_PATH, ok({'share_network': network_with_subnet()})),
+        service_check('add_security_service_check', security_service_id=AD['id']),
+        service_action('add_security_service', security_service_id=AD['id']),
+        # wait=false: the last change is not waited for
+    ])
+    sn.ShareNetworkAPI(client).apply(network_with_subnet(), plan, wait=False)
+
+
+def test_a_network_changing_when_the_task_starts_is_explained_by_the_services_messages():
+    client, session = make_client([
+        expect('GET', NET_PATH, ok({'share_network': network_with_subnet(status='error')})),
+        expect('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3'
+               % LDAP2['id'], ok({'messages': [
+                   {'user_message': 'update security service: backend refused.'}]})),
+    ], clock=FakeClock())
+    with pytest.raises(WaitFailed) as err:
+        sn.ShareNetworkAPI(client).apply(network_with_subnet(status='network_change'),
+                                         sn.NetworkPlan('update', adds=[LDAP2]), wait=True)
+    assert str(err.value) == ('Share network net (nid) went to error while waiting for active. '
+                              'Manila says: update security service: backend refused.')
+    assert session.writes() == []

@@ -714,3 +714,110 @@ def test_a_lost_metadata_key_removal_with_the_key_still_there_was_not_applied():
     with pytest.raises(NotApplied):
         sn.SnapshotAPI(client).delete_metadata_key('s1', 'a')
     assert len(session.writes()) == 1
+
+
+def test_a_snapshot_without_a_creation_time_is_not_the_latest():
+    undated = gold_snap('s9', created_at=None)
+    assert latest_snapshot([undated, gold_snap('s1')])['id'] == 's1'
+
+
+def test_a_revert_seen_to_its_end_shows_no_request_left():
+    requested = gold_snap(metadata={sn.REVERT_REQUESTED: 't'})
+    after = sn.plan_revert(SHARE_REVERTABLE, requested, [requested], always=True).after
+    assert (after['reverted'], after['revert_requested']) == (True, False)
+
+
+def test_a_snapshot_export_locations_answer_without_locations_is_empty():
+    client, session = make_client([
+        expect('GET', SNAP_PATH + '/export-locations', ScriptedResponse(200, {})),
+    ])
+    assert sn.SnapshotAPI(client).export_locations('s1') == []
+
+
+SHARE_PATH = '/v2/shares/sh'
+REVERT_MESSAGES = '/v2/messages?resource_id=sh&action_id=006&sort_key=created_at&sort_dir=desc&limit=3'
+
+
+def share_is(status):
+    return ScriptedResponse(200, {'share': dict(GOLD_SHARE, status=status)})
+
+
+def test_following_a_requested_revert_waits_and_records_it_by_default(monkeypatch):
+    monkeypatch.setattr(sn, 'utc_now', lambda: '2026-12-01T12:00:00Z')
+    requested = gold_snap(status='restoring', metadata={sn.REVERT_REQUESTED: '2026-12-01T11:00:00Z'})
+    client, session = make_client([
+        expect('GET', SHARE_PATH, share_is('reverting')),
+        expect('GET', SHARE_PATH, share_is('available')),
+        expect('GET', SNAP_PATH, got(metadata={sn.REVERT_REQUESTED: '2026-12-01T11:00:00Z'})),
+        expect('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': []})),
+        expect('POST', SNAP_PATH + '/metadata', ScriptedResponse(200, {'metadata': {}}),
+               body={'metadata': {sn.REVERT_MARKER: '2026-12-01T12:00:00Z'}}),
+        expect('DELETE', SNAP_PATH + '/metadata/' + sn.REVERT_REQUESTED, ScriptedResponse(200)),
+    ], clock=FakeClock())
+    share, snapshot, finished = sn.SnapshotAPI(client).follow_revert_request(
+        dict(GOLD_SHARE, status='reverting'), requested)
+    assert finished is True and share['status'] == 'available'
+    assert snapshot == gold_snap(metadata={sn.REVERT_MARKER: '2026-12-01T12:00:00Z'})
+
+
+def test_following_a_requested_revert_times_out_naming_the_share_status():
+    requested = gold_snap(status='restoring', metadata={sn.REVERT_REQUESTED: '2026-12-01T11:00:00Z'})
+    client, session = make_client([
+        expect('GET', SHARE_PATH, share_is('reverting')),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).follow_revert_request(
+            dict(GOLD_SHARE, status='reverting'), requested)
+    assert str(err.value).startswith('Share data (sh) is still reverting after 0 seconds '
+                                     '(waiting for the revert to finish)')
+
+
+def test_a_failure_message_counts_from_the_second_of_the_request():
+    client, session = make_client([
+        expect('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
+            {'id': 'm1', 'created_at': '2026-12-01T11:00:00.000000'},
+            {'id': 'm2', 'created_at': '2026-12-01T10:59:59.999999'},
+            {'id': 'm3'}]})),
+    ])
+    failures = sn.SnapshotAPI(client).revert_failures('sh', '2026-12-01T11:00:00Z')
+    assert [m['id'] for m in failures] == ['m1']
+
+
+def test_a_revert_that_runs_out_of_time_keeps_the_share_and_its_state(monkeypatch):
+    monkeypatch.setattr(sn, 'utc_now', lambda: '2026-12-01T12:00:00Z')
+    client, session = make_client([
+        expect('POST', REVERT_ACTION, ScriptedResponse(202)),
+        expect('GET', SHARE_PATH, share_is('reverting')),
+        expect('GET', '/v2/messages?resource_id=sh&sort_key=created_at&sort_dir=desc&limit=3',
+               ScriptedResponse(200, {'messages': []})),
+        expect('POST', SNAP_PATH + '/metadata', ScriptedResponse(200, {'metadata': {}}),
+               body={'metadata': {sn.REVERT_REQUESTED: '2026-12-01T12:00:00Z'}}),
+    ], clock=FakeClock())
+    with pytest.raises(WaitTimeout) as err:
+        sn.SnapshotAPI(client, timeout=0).revert_and_record(GOLD_SHARE, gold_snap())
+    assert err.value.resource['status'] == 'reverting' and err.value.state == 'reverting'
+    assert str(err.value).endswith('The snapshot records the revert as requested (key %s); a later '
+                                   'run finds out how it ended.' % sn.REVERT_REQUESTED)
+
+
+def test_revert_and_record_waits_and_records_by_default(monkeypatch):
+    monkeypatch.setattr(sn, 'utc_now', lambda: '2026-12-01T12:00:00Z')
+    client, session = make_client([
+        expect('POST', REVERT_ACTION, ScriptedResponse(202)),
+        expect('GET', SHARE_PATH, share_is('available')),
+        expect('GET', SNAP_PATH, got()),
+        expect('POST', SNAP_PATH + '/metadata', ScriptedResponse(200, {'metadata': {}}),
+               body={'metadata': {sn.REVERT_MARKER: '2026-12-01T12:00:00Z'}}),
+    ], clock=FakeClock())
+    share, snapshot = sn.SnapshotAPI(client).revert_and_record(GOLD_SHARE, gold_snap())
+    assert share['status'] == 'available'
+    assert snapshot['metadata'] == {sn.REVERT_MARKER: '2026-12-01T12:00:00Z'}
+
+
+def test_a_namesake_removed_is_waited_for_by_default():
+    client, session = make_client([
+        expect('DELETE', SNAP_PATH, ScriptedResponse(202)),
+        expect('GET', SNAP_PATH, ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'x'}})),
+    ], clock=FakeClock())
+    sn.SnapshotAPI(client).remove_namesake(gold_snap())
+    assert session.requests()[-1] == 'GET ' + SNAP_PATH

@@ -507,3 +507,335 @@ def test_a_null_snapshot_metadata_value_is_not_sent_on_create(monkeypatch):
     ])
     assert outcome.result['changed'] is True, outcome.result
     assert session.bodies('POST')[0]['snapshot']['metadata'] == {'b': 'x'}
+
+
+# -- share_snapshot: what state=reverted tells the user, and what it sends ----------------------
+
+NOT_THERE = ('state=reverted reverts a share to an existing snapshot and never takes one '
+             '(take it with state=present first).')
+
+
+def test_a_missing_snapshot_by_name_is_named_with_its_share(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, by_name(snapshots=[]))
+    assert outcome.result['msg'] == 'No snapshot tuesday of share data exists; ' + NOT_THERE
+    assert session.writes() == []
+
+
+def test_a_missing_snapshot_by_id_is_named_by_its_id(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'id': SNAP_ID, 'name': 'tuesday', 'state': 'reverted'},
+        [('GET', '/v2/snapshots/' + SNAP_ID, GONE)])
+    assert outcome.result['msg'] == 'No snapshot %s exists; %s' % (SNAP_ID, NOT_THERE)
+
+
+def test_taking_a_snapshot_with_a_given_id_is_refused(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {'id': SNAP_ID, 'share': 'data'},
+                           [('GET', '/v2/snapshots/' + SNAP_ID, GONE)])
+    assert outcome.result['msg'] == (
+        'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
+        '(leave out "id" and give "share" and "name").' % SNAP_ID)
+    assert session.writes() == []
+
+
+def test_the_warning_of_a_revert_under_way_names_share_snapshot_and_states(monkeypatch):
+    before = {'name': 'tuesday', 'description': None, 'share_id': SHARE_ID, 'size': 1,
+              'status': 'restoring', 'reverted': False, 'revert_requested': True, 'metadata': {}}
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False,
+        '_ansible_diff': True},
+        later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}, snap_status='restoring'))
+    assert outcome.result['warnings'] == [
+        'The revert of share data (%s) to snapshot tuesday (%s), requested at '
+        '2026-12-01T11:00:00Z, is still in progress (share reverting, snapshot restoring); '
+        'run again (or with wait=true) to record it once it is done.' % (SHARE_ID, SNAP_ID)]
+    assert outcome.result['diff'] == {'before': before, 'after': before}
+    assert outcome.result['snapshot']['id'] == SNAP_ID
+    assert outcome.result['changed'] is False and session.writes() == []
+
+
+def test_a_requested_revert_of_a_snapshot_given_by_id_reads_its_share(monkeypatch):
+    requested = dict(SNAP, status='restoring', metadata={REQUESTED: '2026-12-01T11:00:00Z'})
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'id': SNAP_ID, 'state': 'reverted', 'wait': False}, [
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': requested})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, status='reverting')})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['share']['status'] == 'reverting'
+    assert 'is still in progress' in outcome.result['warnings'][0]
+
+
+def test_a_revert_to_a_snapshot_given_by_id_reads_its_share(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'id': SNAP_ID, 'state': 'reverted', 'wait': False}, [
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        snaps(SNAP),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST')[0] == {'revert': {'snapshot_id': SNAP_ID}}
+
+
+def test_the_failure_message_of_a_requested_revert_says_it_is_forgotten(monkeypatch):
+    exchanges = later_run('reverting_error', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': []})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
+    assert outcome.result['msg'].startswith(
+        'The revert of share data (%s) to snapshot tuesday (%s), requested at '
+        '2026-12-01T11:00:00Z, failed (the share is now in status reverting_error). '
+        'Manila has no user message about it. The snapshot no longer records the request: '
+        'the share as it is decides the next run (Manila reverts no share in reverting_error; '
+        'once an admin has repaired it, state=reverted reverts it again).' % (SHARE_ID, SNAP_ID))
+
+
+def test_every_user_message_of_a_failed_revert_is_quoted(monkeypatch):
+    exchanges = later_run('reverting_error', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
+            {'created_at': '2026-12-01T11:00:05.000000', 'user_message': 'revert to snapshot: boom'},
+            {'created_at': '2026-12-01T11:00:00.000000', 'user_message': None}]})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges, check_mode=True)
+    # check mode forgets nothing, and says nothing of it
+    assert outcome.result['msg'].endswith(
+        'failed (the share is now in status reverting_error). Manila says: '
+        'revert to snapshot: boom | ')
+    assert session.writes() == []
+
+
+def test_a_failure_message_without_a_time_is_not_taken_for_this_revert(monkeypatch):
+    exchanges = later_run('available', {REQUESTED: '2026-12-01T11:00:00Z'}) + [
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': [
+            {'user_message': 'revert to snapshot: some failure'}]}))]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', '_ansible_diff': True,
+        'metadata': {'b': '2'}}, exchanges, check_mode=True)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True and session.writes() == []
+    assert list(outcome.result['snapshot']['metadata']) == [MARKER]
+    after = outcome.result['diff']['after']
+    assert (after['reverted'], after['revert_requested'], after['metadata']) == (True, False, {'b': '2'})
+    assert outcome.result['share']['id'] == SHARE_ID
+
+
+def test_a_recorded_revert_returns_the_share(monkeypatch):
+    marked = dict(SNAP, metadata={MARKER: '2026-12-01T11:00:00Z'})
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, by_name(snapshots=[marked]))
+    assert outcome.result['share'] == SHARE
+
+
+def test_a_recorded_revert_with_new_metadata_sends_only_the_metadata(monkeypatch):
+    marked = dict(SNAP, metadata={MARKER: '2026-12-01T11:00:00Z'})
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'metadata': {'b': '2'}},
+        by_name(snapshots=[marked]) + [
+            ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID,
+             ScriptedResponse(200, {'metadata': {MARKER: '2026-12-01T11:00:00Z', 'b': '2'}}))])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST') == [{'metadata': {'b': '2'}}]
+    assert outcome.result['changed'] is True
+
+
+def test_always_revert_reverts_again_despite_the_marker(monkeypatch):
+    marked = dict(SNAP, metadata={MARKER: '2026-12-01T11:00:00Z'})
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'always_revert': True,
+        'wait': False}, by_name(snapshots=[marked]) + [
+        snaps(marked),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert session.bodies('POST')[0] == {'revert': {'snapshot_id': SNAP_ID}}
+
+
+def test_always_revert_without_wait_below_2_73_writes_no_record(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'always_revert': True,
+        'wait': False}, by_name() + [
+        ('GET', UNCOUNTED_SNAPS % 0, ScriptedResponse(200, {'snapshots': [SNAP]})),
+        ('GET', UNCOUNTED_SNAPS % 1, ScriptedResponse(200, {'snapshots': []})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+    ], max_version='2.72')
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [c.path for c in session.writes()] == ['/v2/shares/%s/action' % SHARE_ID]
+
+
+def test_a_revert_sends_the_tasks_metadata_and_shows_the_revert_done(monkeypatch):
+    exchanges = by_name(snapshots=[dict(SNAP, metadata={})]) + [
+        snaps(SNAP),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {'b': '2'}})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, metadata={'b': '2'})})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'metadata': {'b': '2'},
+        '_ansible_diff': True}, exchanges)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST')[0] == {'metadata': {'b': '2'}}
+    assert session.bodies('POST')[1] == {'revert': {'snapshot_id': SNAP_ID}}
+    after = outcome.result['diff']['after']
+    assert (after['reverted'], after['revert_requested'], after['metadata']) == (True, False, {'b': '2'})
+
+
+def test_check_mode_shows_the_revert_done_with_wait(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', '_ansible_diff': True},
+        by_name(snapshots=[dict(SNAP, metadata={})]) + [snaps(SNAP)], check_mode=True)
+    after = outcome.result['diff']['after']
+    assert (after['reverted'], after['revert_requested']) == (True, False)
+    assert outcome.result['share'] == SHARE
+
+
+def test_a_revert_waits_for_a_busy_snapshot_and_a_busy_share_first(monkeypatch):
+    exchanges = [
+        ('GET', '/v2/shares/detail?name=data',
+         ScriptedResponse(200, {'shares': [dict(SHARE, status='extending')]})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         ScriptedResponse(200, {'snapshots': [dict(SNAP, status='creating', metadata={})]})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
+        snaps(SNAP),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, metadata={})})),
+        ('POST', '/v2/snapshots/%s/metadata' % SNAP_ID, ScriptedResponse(200, {'metadata': {}})),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': True}, exchanges)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert session.bodies('POST')[0] == {'revert': {'snapshot_id': SNAP_ID}}
+
+
+def test_without_wait_a_busy_snapshot_is_not_reverted_to(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False},
+        by_name(snapshots=[dict(SNAP, status='creating', metadata={})]))
+    assert outcome.result['msg'] == ('Snapshot tuesday (%s) is busy (creating); run again later '
+                                     'or set wait=true.' % SNAP_ID)
+    assert session.writes() == []
+
+
+def test_without_wait_a_busy_share_is_not_reverted(monkeypatch):
+    exchanges = [
+        ('GET', '/v2/shares/detail?name=data',
+         ScriptedResponse(200, {'shares': [dict(SHARE, status='extending')]})),
+        ('GET', '/v2/snapshots/detail?name=tuesday&share_id=' + SHARE_ID,
+         ScriptedResponse(200, {'snapshots': [dict(SNAP, metadata={})]})),
+        snaps(SNAP),
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted', 'wait': False}, exchanges)
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'is busy (extending)' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_a_snapshot_deleted_while_waited_for_is_not_reverted_to(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'},
+        by_name(snapshots=[dict(SNAP, status='creating', metadata={})]) + [
+            ('GET', '/v2/snapshots/' + SNAP_ID, GONE)])
+    assert outcome.result['msg'] == 'Snapshot tuesday was deleted meanwhile; nothing to revert to.'
+    assert session.writes() == []
+
+
+def test_a_revert_found_failed_after_waiting_for_it_fails_the_run(monkeypatch):
+    exchanges = later_run('reverting', {REQUESTED: '2026-12-01T11:00:00Z'}, snap_status='restoring') + [
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(SHARE, status='reverting_error')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(
+            SNAP, metadata={REQUESTED: '2026-12-01T11:00:00Z'})})),
+        ('GET', REVERT_MESSAGES, ScriptedResponse(200, {'messages': []})),
+        DROP_REQUEST,
+    ]
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'state': 'reverted'}, exchanges)
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'failed (the share is now in status reverting_error)' in outcome.result['msg']
+
+
+# -- share_snapshot: taking one ---------------------------------------------------------------
+
+def test_a_snapshot_of_a_busy_share_waits_for_it_and_shows_what_was_taken(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', '_ansible_diff': True}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [dict(SHARE, status='extending')]})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': []})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': SHARE})),
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': dict(SNAP, status='creating')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, size=2)})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [SNAP]})),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['diff']['after'] == {
+        'name': 'tuesday', 'description': None, 'share_id': SHARE_ID, 'size': 2,
+        'status': 'available', 'reverted': False, 'revert_requested': False, 'metadata': {}}
+
+
+def test_without_wait_a_busy_share_is_not_snapshotted(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {
+        'share': 'data', 'name': 'tuesday', 'wait': False}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [dict(SHARE, status='extending')]})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': []})),
+    ])
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'is busy (extending)' in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_a_snapshot_that_fails_names_what_was_left(monkeypatch):
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': dict(SNAP, status='creating')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, status='error')})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SNAP_ID,
+         ScriptedResponse(200, {'messages': []})),
+    ])
+    assert (' The snapshot %s was taken and is left in that state; delete it with state=absent. '
+            % SNAP_ID) in outcome.result['msg']
+    assert outcome.result['snapshot']['id'] == SNAP_ID
+
+
+def test_without_wait_the_older_namesake_at_rest_is_adopted(monkeypatch):
+    older = dict(SNAP, id='aaaaaaaa-0000-0000-0000-000000000009',
+                 created_at='2026-12-01T09:59:59.900000')
+    mine = dict(SNAP, status='creating')
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday',
+                                                         'wait': False},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': mine})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [older, mine]})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is True and result['snapshot']['id'] == older['id']
+
+
+def test_the_older_namesake_still_being_taken_is_adopted_once_taken(monkeypatch):
+    older = dict(SNAP, id='aaaaaaaa-0000-0000-0000-000000000009',
+                 created_at='2026-12-01T09:59:59.900000')
+    mine = dict(SNAP, status='creating')
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': 'tuesday'},
+                           by_name(snapshots=[]) + [
+        ('POST', '/v2/snapshots', ScriptedResponse(202, {'snapshot': mine})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+        ('GET', NAMESAKES, ScriptedResponse(200, {'snapshots': [dict(older, status='creating'), SNAP]})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
+        ('GET', '/v2/snapshots/' + older['id'], ScriptedResponse(200, {'snapshot': older})),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['snapshot']['id'] == older['id'] and result['snapshot']['status'] == 'available'
