@@ -676,19 +676,22 @@ class AccessAPI(object):
         """Poll the share's rules until every ``touched`` rule (IDs) is active
         and every ``denied`` one is gone.  Returns the final listing.
 
-        A touched rule in error ends the wait with Manila's user messages.
+        A touched or denied rule in error ends the wait with Manila's user
+        messages: Manila marks a rule to deny queued_to_deny before it answers,
+        so a denied rule seen in error is a denial that failed, and it stays so.
         """
         touched = set(touched)
         denied = set(denied)
+        watched = touched | denied
         messages = user_message_explainer(self.client, share_id)
 
         def failure(rules):
-            failed = failed_rules(rules, touched)
+            failed = failed_rules(rules, watched)
             return in_error_words(failed) if failed else None
 
         def explain(rules):
             said = explain_safely(messages, rules)
-            if failed_rules(rules, touched):
+            if failed_rules(rules, watched):
                 said = ('%s %s' % (said, LEFT_IN_ERROR)).strip()
             return said
 
@@ -753,9 +756,9 @@ def in_error_words(failed):
         ', '.join('%s, %s, %s' % (_label(r), r.get('access_level'), r['id']) for r in failed))
 
 
-def failed_rules(rules, touched):
-    """The rules among ``touched`` (IDs) that are in error."""
-    return [r for r in rules if r['id'] in touched and r.get('state') in ACCESS_ERROR_STATES]
+def failed_rules(rules, ids):
+    """The rules among ``ids`` that are in error."""
+    return [r for r in rules if r['id'] in ids and r.get('state') in ACCESS_ERROR_STATES]
 
 
 def pending_rules(rules, touched, denied):

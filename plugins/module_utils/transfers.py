@@ -80,9 +80,11 @@ def reworded_create_refusal(share, exc):
     if 'mount_point_name' in message:
         return InvalidInput(
             'share: %s cannot be transferred: it has a mount point name that holds its '
-            'project ID (Manila refused: %s). Nothing was changed.' % (share_label(share), message))
+            'project ID (Manila refused: %s). Nothing was changed.' % (share_label(share), message),
+            status=exc.status, request_id=exc.request_id)
     return InvalidInput('share: Manila refused to transfer %s: %s. Nothing was changed.'
-                        % (share_label(share), message))
+                        % (share_label(share), message.rstrip('.')),
+                        status=exc.status, request_id=exc.request_id)
 
 
 def reworded_accept_refusal(transfer_id, exc):
@@ -98,7 +100,7 @@ def reworded_accept_refusal(transfer_id, exc):
                 'finds it in this project.' % (transfer_id, message))
     else:
         text = 'Manila refused to accept transfer %s: %s. Nothing was changed.' % (
-            transfer_id, message)
+            transfer_id, message.rstrip('.'))
     return InvalidInput(text, status=exc.status, request_id=exc.request_id)
 
 

@@ -25,7 +25,8 @@ description:
     the task and nothing is written.
   - Waits until every rule it touched is V(active), denied rules are gone and
     the share's C(access_rules_status) is V(active). A rule that goes to
-    V(error) fails the task with Manila's reason.
+    V(error), whether it was being allowed or denied, fails the task at once
+    with Manila's reason.
   - Rules whose target is hidden from this user by a visibility lock (shown
     as C(******)) cannot be matched; they are left alone, with a warning.
 author:

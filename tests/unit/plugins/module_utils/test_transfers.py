@@ -77,3 +77,19 @@ def test_a_cancel_says_whether_it_cancelled_the_transfer_or_found_it_gone():
     assert api.delete(TRANSFER_ID) is True
     assert api.delete(TRANSFER_ID) is False
     assert api.delete(TRANSFER_ID) is True  # answered 503, then seen gone: cancelled
+
+
+@pytest.mark.parametrize('message', ['Share data is busy.',
+                                     'Share data has a custom mount_point_name p-1_data.'])
+def test_a_refused_create_keeps_the_status_and_request_id_of_manilas_answer(message):
+    share = {'id': 'share-1', 'name': 'data'}
+    client, session = make_client([
+        ('POST', '/v2/share-transfers', ScriptedResponse(
+            400, {'badRequest': {'code': 400, 'message': message}},
+            headers={'x-openstack-request-id': 'req-2'})),
+    ])
+    with pytest.raises(InvalidInput) as caught:
+        TransferAPI(client).create(share)
+    assert (caught.value.status, caught.value.request_id) == (400, 'req-2')
+    assert '..' not in caught.value.message
+    assert len(session.writes()) == 1

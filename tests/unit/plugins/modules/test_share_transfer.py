@@ -314,9 +314,10 @@ def test_the_mount_point_name_refusal_is_worded_exactly(monkeypatch):
         '(Manila refused: %s). Nothing was changed.' % (LABEL, message))
 
 
-def test_any_other_refusal_of_the_create_is_passed_on_with_the_share(monkeypatch):
+@pytest.mark.parametrize('message', ['Share data is busy', 'Share data is busy.'])
+def test_any_other_refusal_of_the_create_is_passed_on_with_the_share(monkeypatch, message):
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, 'Share data is busy'))],
+        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, message))],
         project=SOURCE, fails=True)
     assert result['msg'] == (
         'share: Manila refused to transfer %s: Share data is busy. Nothing was changed.' % LABEL)
@@ -383,12 +384,15 @@ def test_an_accept_answered_with_a_5xx_and_no_share_to_look_at_is_sent_once_more
      'Give the share as share= so that a run after the accept finds it in this project.'),
     (400, 'Share type of share data is not accessible by project p-dest',
      'Manila refused to accept transfer %s: %s. Nothing was changed.'),
+    (400, 'Share type of share data is not accessible by project p-dest.',
+     'Manila refused to accept transfer %s: %s Nothing was changed.'),
 ])
 def test_accept_refusals_are_worded_exactly(monkeypatch, status, message, text):
     result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted'}, [
         ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, refusal(status, message))],
         fails=True)
     assert result['msg'] == text % (TRANSFER_ID, message)
+    assert '..' not in result['msg']
 
 
 def test_cancel_by_id_of_an_open_transfer(monkeypatch):
