@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import pytest
+
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import Fail
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.test_fleet_shares import (
     BINNED,
@@ -652,22 +654,15 @@ def test_a_created_share_whose_exports_cannot_be_read_is_returned_without_any(mo
     assert_returned_without_exports(outcome, uuid(1))
 
 
-def test_an_adopted_share_whose_exports_cannot_be_read_is_returned_without_any(monkeypatch):
-    older, mine = raced()
-    outcome, session = run(monkeypatch, {'shares': [entry(1, share_type='default', access_rules=None)]},
-                           create_of(2, dict(mine, status='creating'),
-                                     listing(mine),
-                                     namesakes(older, mine),
-                                     ('DELETE', '/v2/shares/' + uuid(2), ScriptedResponse(202)),
-                                     ('GET', '/v2/shares/' + uuid(2), ScriptedResponse(404, {})),
-                                     rules_of(1),
-                                     forbidden_exports(1)))
-    assert_returned_without_exports(outcome, uuid(1))
-
-
-def test_a_claimed_share_whose_exports_cannot_be_read_is_returned_without_any(monkeypatch):
-    older, mine = raced(metadata={'owner': 'other-repo'})
-    outcome, session = run(monkeypatch, {'marker': OWNED, 'shares': [entry(1, share_type='default', access_rules=None)]},
+@pytest.mark.parametrize('marker, owner', [(None, 'repo'), (OWNED, 'other-repo')],
+                         ids=['adopted', 'claimed'])
+def test_an_adopted_or_claimed_share_whose_exports_cannot_be_read_is_returned_without_any(
+        monkeypatch, marker, owner):
+    older, mine = raced(metadata={'owner': owner})
+    args = {'shares': [entry(1, share_type='default', access_rules=None)]}
+    if marker:
+        args['marker'] = marker
+    outcome, session = run(monkeypatch, args,
                            create_of(2, dict(mine, status='creating'),
                                      listing(mine),
                                      namesakes(older, mine),
