@@ -800,8 +800,10 @@ class Fleet(object):
 
     def rules_done(self, item):
         """True when every rule this task touched is active and every denied one
-        gone (failing the share for a rule in error); None while they are not."""
-        failed = failed_rules(item.rules, item.touched)
+        gone (failing the share for a rule in error, denied ones too: Manila marks
+        a rule queued_to_deny before it answers, so error after that is a denial
+        that failed); None while they are not."""
+        failed = failed_rules(item.rules, set(item.touched) | set(item.denied))
         if failed:
             item.fail('%s %s' % (with_user_messages(self.client, failure_words(
                 share_label(item.share), in_error_words(failed), 'its access rules to settle'),

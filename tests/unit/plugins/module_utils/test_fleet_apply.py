@@ -450,6 +450,24 @@ def test_denied_rules_are_read_until_they_are_gone(monkeypatch):
     assert [r['id'] for r in result['rules']] == [keep['id']]
 
 
+def test_a_denial_that_goes_to_error_fails_the_share_at_once(monkeypatch):
+    keep, extra = rule(1, '10.0.1.0/24'), rule(1, '10.9.9.9')
+    outcome, session = run(monkeypatch, {'purge_rules': True, 'shares': [entry(1)]}, [
+        listing(share(1)),
+        rules_of(1, keep, extra), exports_of(1),
+        action(1),
+        listing(share(1, access_rules_status='error')),
+        rules_of(1, keep, dict(extra, state='error')),
+        messages_of(1, 'access rule could not be removed.'),
+    ])
+    assert isinstance(outcome, Fail)
+    assert only(outcome)['msg'] == (
+        '%s has this access rule in error (ip:10.9.9.9, rw, r1-10.9.9.9) while waiting for '
+        'its access rules to settle. Manila says: access rule could not be removed. The rule is left '
+        'in error: remove it with state=absent, or run the task again to retry it.' % label(1))
+    assert session.bodies('POST') == [{'deny_access': {'access_id': extra['id']}}]
+
+
 def test_a_metadata_change_goes_with_the_write_before_it(monkeypatch):
     # Manila does not sync the share's rules for metadata: it goes in the same job as
     # the allow, and one wait serves both.
