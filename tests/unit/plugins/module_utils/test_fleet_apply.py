@@ -395,6 +395,13 @@ def test_a_share_gone_while_its_rules_sync_fails_as_gone(monkeypatch):
     assert only(outcome)['msg'] == '%s disappeared while waiting for its access rules to be applied.' % label(1)
 
 
+def rule_in_error(n, target, reason):
+    """The failure of share n for its ip rule to ``target`` in error, with Manila's reason."""
+    return ('%s has this access rule in error (ip:%s, rw, r%d-%s) while waiting for its access '
+            'rules to settle. Manila says: %s The rule is left in error: remove it with '
+            'state=absent, or run the task again to retry it.' % (label(n), target, n, target, reason))
+
+
 def test_a_rule_this_task_allowed_in_error_fails_the_share_with_manilas_reason(monkeypatch):
     outcome, session = run(monkeypatch, {'shares': [entry(1)]}, [
         listing(share(1)),
@@ -405,10 +412,7 @@ def test_a_rule_this_task_allowed_in_error_fails_the_share_with_manilas_reason(m
         messages_of(1, 'access rule could not be applied.'),
     ])
     assert isinstance(outcome, Fail)
-    assert only(outcome)['msg'] == (
-        '%s has this access rule in error (ip:10.0.1.0/24, rw, r1-10.0.1.0/24) while waiting for '
-        'its access rules to settle. Manila says: access rule could not be applied. The rule is left '
-        'in error: remove it with state=absent, or run the task again to retry it.' % label(1))
+    assert only(outcome)['msg'] == rule_in_error(1, '10.0.1.0/24', 'access rule could not be applied.')
     assert [r['state'] for r in only(outcome)['rules']] == ['error']
 
 
@@ -461,10 +465,7 @@ def test_a_denial_that_goes_to_error_fails_the_share_at_once(monkeypatch):
         messages_of(1, 'access rule could not be removed.'),
     ])
     assert isinstance(outcome, Fail)
-    assert only(outcome)['msg'] == (
-        '%s has this access rule in error (ip:10.9.9.9, rw, r1-10.9.9.9) while waiting for '
-        'its access rules to settle. Manila says: access rule could not be removed. The rule is left '
-        'in error: remove it with state=absent, or run the task again to retry it.' % label(1))
+    assert only(outcome)['msg'] == rule_in_error(1, '10.9.9.9', 'access rule could not be removed.')
     assert session.bodies('POST') == [{'deny_access': {'access_id': extra['id']}}]
 
 

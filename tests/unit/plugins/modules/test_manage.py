@@ -63,6 +63,15 @@ def run(monkeypatch, module, args, exchanges, max_version='2.99', check_mode=Fal
                         check_mode=check_mode)
 
 
+def refusal_before_any_request(monkeypatch, module, task):
+    """The message of a task that fails before any request to Manila (only the
+    versions document is read)."""
+    outcome, session = run(monkeypatch, module, task, [])
+    assert isinstance(outcome, Fail)
+    assert session.requests() == ['GET /']
+    return outcome.result['msg']
+
+
 def share_task(**extra):
     return dict(dict(name='legacy', manage=dict(MANAGE)), **extra)
 
@@ -148,11 +157,8 @@ def test_a_member_is_refused_at_the_pool_listing(monkeypatch):
 
 @pytest.mark.parametrize('host', ['alpha', 'h@alpha', 'h#pool1', ''])
 def test_a_host_that_is_no_pool_name_is_refused_before_any_request(monkeypatch, host):
-    outcome, session = run(monkeypatch, share_module, share_task(
-        manage=dict(MANAGE, host=host)), [])
-    assert isinstance(outcome, Fail)
-    assert 'manage.host' in outcome.result['msg']
-    assert session.requests() == ['GET /']
+    assert 'manage.host' in refusal_before_any_request(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, host=host)))
 
 
 def test_an_unknown_pool_is_refused_naming_the_pools(monkeypatch):
@@ -491,11 +497,9 @@ def test_manage_is_public_agreeing_with_is_public_is_taken(monkeypatch):
 
 
 def test_manage_is_public_disagreeing_with_is_public_is_refused(monkeypatch):
-    outcome, session = run(monkeypatch, share_module, share_task(
-        is_public=False, manage=dict(MANAGE, is_public=True)), [])
-    assert isinstance(outcome, Fail)
-    assert outcome.result['msg'] == 'manage.is_public and is_public disagree; give one of them.'
-    assert session.requests() == ['GET /']
+    assert refusal_before_any_request(monkeypatch, share_module, share_task(
+        is_public=False, manage=dict(MANAGE, is_public=True))) == (
+        'manage.is_public and is_public disagree; give one of them.')
 
 
 @pytest.mark.parametrize('task,msg', [
@@ -512,10 +516,7 @@ def test_manage_is_public_disagreeing_with_is_public_is_refused(monkeypatch):
      'protocol and share type go inside manage: manage.protocol, manage.share_type).'),
 ])
 def test_manage_input_is_refused_in_these_words_before_any_request(monkeypatch, task, msg):
-    outcome, session = run(monkeypatch, share_module, task, [])
-    assert isinstance(outcome, Fail)
-    assert outcome.result['msg'] == msg
-    assert session.requests() == ['GET /']
+    assert refusal_before_any_request(monkeypatch, share_module, task) == msg
 
 
 def test_a_dhss_type_without_a_share_server_is_refused_in_these_words(monkeypatch):
@@ -736,10 +737,8 @@ def test_unmanage_of_a_busy_share_without_wait_is_refused(monkeypatch):
     (dict(snapshot='x'), 'snapshot'),
     (dict(size=2, snapshot='x'), 'size, snapshot')])
 def test_options_of_a_new_share_are_refused_with_unmanaged(monkeypatch, extra, given):
-    outcome, session = run(monkeypatch, share_module, unmanage_task(**extra), [])
-    assert isinstance(outcome, Fail)
-    assert outcome.result['msg'] == '%s cannot be given with state=unmanaged.' % given
-    assert session.requests() == ['GET /']
+    assert refusal_before_any_request(monkeypatch, share_module, unmanage_task(**extra)) == (
+        '%s cannot be given with state=unmanaged.' % given)
 
 
 # -- share_snapshot: manage and unmanage, word for word ---------------------------------------
@@ -846,10 +845,7 @@ def test_snapshot_manage_on_a_share_manila_refuses_is_refused(monkeypatch, share
      'be empty.'),
 ])
 def test_snapshot_manage_input_is_refused_before_any_request(monkeypatch, task, msg):
-    outcome, session = run(monkeypatch, share_snapshot, task, [])
-    assert isinstance(outcome, Fail)
-    assert outcome.result['msg'] == msg
-    assert session.requests() == ['GET /']
+    assert refusal_before_any_request(monkeypatch, share_snapshot, task) == msg
 
 
 def test_snapshot_unmanage_says_what_was_released_and_shows_it_in_the_diff(monkeypatch):

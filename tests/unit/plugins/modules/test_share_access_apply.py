@@ -82,6 +82,18 @@ def run(monkeypatch, args, exchanges, max_version='2.99', fails=False):
     return outcome.result, session
 
 
+def replaced(old, new):
+    """The exchanges of a rule replaced: ``old`` denied and waited out, then ``new`` (same
+    target) allowed and waited for, the share's status read after each."""
+    return [deny(old['id']),
+            listing(dict(old, state='denying')),
+            listing(),
+            share_get('active'),
+            allow(dict(new, state='queued_to_apply'), new['access_to']),
+            listing(new),
+            share_get('active')]
+
+
 def no_warnings(result):
     return 'warnings' not in result or result['warnings'] == []
 
@@ -259,15 +271,7 @@ def test_below_2_88_a_level_changes_by_denial_then_a_new_allow_once_the_old_rule
     r1 = rule('r1', '10.0.0.1', level='ro')
     n1 = rule('n1', '10.0.0.1')
     result, session = run(monkeypatch, {'rules': [ip('10.0.0.1')]}, [
-        share_get(), listing(r1),
-        deny('r1'),
-        listing(dict(r1, state='denying')),
-        listing(),
-        share_get('active'),
-        allow(dict(n1, state='queued_to_apply'), '10.0.0.1'),
-        listing(n1),
-        share_get('active'),
-    ], max_version='2.87')
+        share_get(), listing(r1)] + replaced(r1, n1), max_version='2.87')
     assert session.requests() == ['GET /', GET_SHARE, GET_RULES, POST_ACTION, GET_RULES, GET_RULES,
                                   GET_SHARE, POST_ACTION, GET_RULES, GET_SHARE]
     assert [list(body) for body in session.bodies('POST')] == [['deny_access'], ['allow_access']]
@@ -280,15 +284,7 @@ def test_a_listed_rule_in_error_is_denied_and_allowed_again_and_the_status_recov
     broken = rule('broken', '10.0.0.1', state='error')
     n1 = rule('n1', '10.0.0.1')
     result, session = run(monkeypatch, {'rules': [ip('10.0.0.1')]}, [
-        share_get('error'), listing(broken),
-        deny('broken'),
-        listing(dict(broken, state='denying')),
-        listing(),
-        share_get('active'),
-        allow(dict(n1, state='queued_to_apply'), '10.0.0.1'),
-        listing(n1),
-        share_get('active'),
-    ])
+        share_get('error'), listing(broken)] + replaced(broken, n1))
     assert session.requests() == ['GET /', GET_SHARE, GET_RULES, POST_ACTION, GET_RULES, GET_RULES,
                                   GET_SHARE, POST_ACTION, GET_RULES, GET_SHARE]
     assert result['rules'] == [n1]
