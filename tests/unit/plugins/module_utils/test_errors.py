@@ -168,3 +168,29 @@ def test_every_converted_error_keeps_the_message_and_the_request():
                    ValueError('bad')):
         exc = error_from_keystoneauth(raised, 'DELETE', URL)
         assert (exc.method, exc.url) == ('DELETE', URL), raised
+
+
+# -- the Retry-After an error answer carries (a 503 and a rate limit keep it; any other
+# status, a 504 too, does not) --------------------------------------------------------
+
+SHARE_URL = 'http://m:8786/v2/shares/x'
+
+
+def answer(status):
+    return ScriptedResponse(status, {'computeFault': {'code': status, 'message': 'busy'}},
+                            headers={'Retry-After': '5'})
+
+
+def test_a_503_keeps_its_retry_after():
+    exc = error_from_response(answer(503), 'GET', SHARE_URL)
+    assert (exc.status, exc.retry_after) == (503, 5.0)
+
+
+def test_a_504_does_not_keep_a_retry_after():
+    exc = error_from_response(answer(504), 'GET', SHARE_URL)
+    assert (exc.status, exc.retry_after) == (504, None)
+
+
+def test_a_rate_limit_keeps_its_retry_after():
+    exc = error_from_response(answer(429), 'GET', SHARE_URL)
+    assert (exc.status, exc.retry_after) == (429, 5.0)

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""resource.py, more: a kind's status table, the defaults of a kind that sets no
+"""resource.py: a kind's status table, the defaults of a kind that sets no
 label or race rule, and an update refused before any request below its feature's
 microversion."""
 

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Keystone project lookups, more: which requests find_projects sends (the other
+"""Keystone project lookups (identity.py): which requests find_projects sends (the other
 spelling of an ID only when asked for) and how an ID is put into the URL."""
 
 from __future__ import absolute_import, division, print_function

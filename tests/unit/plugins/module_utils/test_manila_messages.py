@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Manila's user messages, more: a limit of one message, and the messages of one
+"""Manila's user messages (manila_messages.py): a limit of one message, and the messages of one
 resource ID given as a string."""
 
 from __future__ import absolute_import, division, print_function
