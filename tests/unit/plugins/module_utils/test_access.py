@@ -1289,7 +1289,6 @@ def test_access_api_defaults():
     client, _session = make_client([])
     api = AccessAPI(client)
     assert api.client is client and api.timeout == 180
-    assert access.TWIN_WAIT == 60
 
 
 def test_send_plan_does_not_unrestrict_unless_asked():

@@ -46,7 +46,6 @@ def test_the_common_options():
         sdk_log_level=dict(type='str', default='INFO', choices=['INFO', 'DEBUG']),
         api_version=dict(type='str'),
     )
-    assert connection.SERVICE_TYPES == ('shared-file-system', 'sharev2')
 
 
 def service(kind, *endpoints):

@@ -719,7 +719,25 @@ def test_api_defaults():
     client, _session = make_client([])
     api = MigrationAPI(client)
     assert api.timeout == 3600 and api.on_poll is None and api.client is client
-    assert mig.DESTINATION_WAIT == 120
+
+
+@pytest.mark.parametrize('timeout, waited', [(3600, 120), (30, 30)])
+def test_a_started_migration_waits_at_most_two_minutes_for_its_destination(monkeypatch, timeout, waited):
+    # Manila names the destination within moments of the start; a task with a long
+    # timeout does not spend it all on that (its own timeout is for the migration)
+    client, _session = make_client([])
+    m = Migration(client, 'data', 'completed', BETA, flags=resolve_flags({}), timeout=timeout)
+    starting = share('migration_starting', status='migrating')
+    monkeypatch.setattr(mig.lookups, 'require', lambda *args, **kwargs: starting)
+    monkeypatch.setattr(m.api, 'hosts', lambda share_id: (ALPHA, None))
+    asked = []
+
+    def wait_destination(current, seconds):
+        asked.append(seconds)
+        return current, ALPHA, None
+    monkeypatch.setattr(m.api, 'wait_destination', wait_destination)
+    m.prepare()
+    assert asked == [waited]
 
 
 # -- waits ---------------------------------------------------------------------------------------
