@@ -259,6 +259,15 @@ def test_type_absent_and_features():
         ('share_type_update', "Changing a share type's visibility")]
 
 
+def test_a_rename_is_planned_only_for_a_new_name_and_needs_its_feature():
+    plan = st.plan_update(stype(), {}, name='platinum')
+    assert plan.action == 'update' and plan.update == {'name': 'platinum'}
+    assert (plan.before['name'], plan.after['name']) == ('gold', 'platinum')
+    assert st.required_features(plan) == [('share_type_rename', 'Renaming a share type')]
+    assert st.plan_update(stype(), {}, name='gold').action == 'nothing'
+    assert st.plan_update(stype(), {}).update == {}
+
+
 # -- security services -----------------------------------------------------------------------
 
 def service(**fields):
