@@ -83,6 +83,7 @@ FEATURES = {
     'share_type_description': ('2.41', None),
     'security_service_ou': ('2.44', None),
     'share_type_update': ('2.50', None),
+    'share_type_rename': ('2.50', None),   # `name` in the share type update (issue 36)
     'share_network_subnets': ('2.51', None),
     'share_network_in_use_updates': ('2.63', None),
     'share_groups': ('2.31', '2.55'),   # listed to find what blocks a network's deletion

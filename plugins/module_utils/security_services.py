@@ -9,8 +9,10 @@ active_directory, kerberos, ldap; ``ou`` arrived in API 2.44 and
 ``default_ad_site`` in 2.76 (an active_directory service takes a server or a
 default AD site, not both); while a share network the service is attached to
 has share servers, only ``name`` and ``description`` may change - other
-settings reach share servers only through a replacement on the share network
-(API 2.63+, ``update_security_service``).
+settings, the type among them, reach share servers only through a replacement
+on the share network (API 2.63+, ``update_security_service``).  Otherwise
+(no share network, or none with share servers) Manila 23's update takes every
+setting, the type too.
 
 The password is never returned by this collection. Manila 23 shows it to
 whoever may read the service, which makes comparing it possible; where a
@@ -131,14 +133,15 @@ def plan_create(desired):
 
 
 def plan_update(service, desired, rename=False, update_password='on_create'):
-    """Bring an existing service to ``desired`` (None settings: left alone)."""
+    """Bring an existing service to ``desired`` (None settings: left alone).
+
+    A new type is one more setting: like every setting but name and
+    description, Manila refuses it only while share servers use the service
+    (``ServicePlan.restricted``)."""
+    body = {}
     wanted_type = desired.get('type')
     if wanted_type and wanted_type != service.get('type'):
-        raise InvalidInput(
-            '%s is of type %s; a type cannot change (the task asks for %s). Delete it and '
-            'create a new one, or change the task.' % (
-                label(service), service.get('type'), wanted_type))
-    body = {}
+        body['type'] = wanted_type
     for field in FIELDS:
         if field == 'name' and not rename:
             continue

@@ -9,7 +9,7 @@ The plan is pure (``prepare_extra_specs``, ``plan_create``, ``plan_update``);
 share_types_extra_specs.py): ``driver_handles_share_servers`` is required on
 create and can never be deleted; extra spec keys are letters, digits and
 ``_ . : -``, values 1-255 characters; the description needs API 2.41, and
-changing a type's description or visibility needs 2.50; project access
+changing a type's name, description or visibility needs 2.50; project access
 applies to private types only; every write is admin-only under Manila's
 default policy.
 
@@ -275,11 +275,12 @@ def plan_create(name, specs, description=None, public=None, projects=None):
 
 
 def plan_update(share_type, specs, purge_specs=False, description=None, public=None,
-                projects=None, current_projects=None):
+                projects=None, current_projects=None, name=None):
     """Bring an existing type to the task (None: left as it is).
 
     ``current_projects``: the type's access list (read only when the task
-    declares ``projects`` for a private type).
+    declares ``projects`` for a private type); ``name``: the name the type
+    should have (a rename: the task found it by its ID).
     """
     current = share_type.get('extra_specs') or {}
     specs_set = dict((k, v) for k, v in specs.items()
@@ -288,6 +289,8 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
     if purge_specs:
         specs_delete = sorted(k for k in current if k not in specs and k not in REQUIRED_SPECS)
     update = {}
+    if name is not None and name != share_type.get('name'):
+        update['name'] = name
     if description is not None and description != (share_type.get('description') or ''):
         update['description'] = description
     if public is not None and public != is_public(share_type):
@@ -312,6 +315,8 @@ def plan_update(share_type, specs, purge_specs=False, description=None, public=N
     for key in specs_delete:
         extra.pop(key, None)
     after['extra_specs'] = extra
+    if 'name' in update:
+        after['name'] = update['name']
     if 'description' in update:
         after['description'] = update['description']
     if IS_PUBLIC in update:
@@ -335,6 +340,8 @@ def required_features(plan):
     needed = []
     if plan.body and 'description' in plan.body:
         needed.append(('share_type_description', 'A share type description'))
+    if 'name' in plan.update:
+        needed.append(('share_type_rename', 'Renaming a share type'))
     if 'description' in plan.update:
         needed.append(('share_type_update', 'Changing a share type\'s description'))
     if IS_PUBLIC in plan.update:
@@ -404,6 +411,36 @@ class ShareTypeAPI(ResourceAPI):
             return found[0]['id']
         raise InvalidInput('projects: Keystone has no project with the name or ID %r (or '
                            'this user may not see it).' % value)
+
+    def refuse_unseen_for_member(self, name_or_id):
+        """Before anything else, for a type this user cannot see: a caller
+        without the admin role is told that types are admins' and that this
+        one is not visible to it (a private type shows only to admins and to
+        the projects granted access), instead of what a create would need.
+        The token's roles are known already: no request."""
+        own = self.client.token_project()
+        if own is None or 'admin' in own['roles']:
+            return
+        raise InvalidInput(
+            'Share type %r is not visible to this user: no type with that name or ID is '
+            'public or granted to project %s (a private type shows only to admins and to '
+            'the projects granted access). Creating and changing share types is '
+            'admin-only under Manila\'s default policy, and this user has the roles %s, '
+            'not admin. Nothing was changed. Run the task with an admin\'s credentials, '
+            'or ask an admin to create the type or to grant this project access to it.'
+            % (name_or_id, own['name'], ', '.join(sorted(own['roles'])) or 'none'))
+
+    def refuse_taken_name(self, share_type, name):
+        """Before a rename: Manila keeps one type per name, so a name another
+        type has fails the task before any write, naming that type (one
+        listing, only when the task renames)."""
+        other = self.find_by_name(name)
+        if other is not None and other['id'] != share_type['id']:
+            raise InvalidInput(
+                '%s cannot be renamed to %r: share type %s has that name, and Manila '
+                'keeps one type per name. Nothing was changed; rename or delete that '
+                'type first, or choose another name.' % (type_label(share_type), name,
+                                                         other['id']))
 
     def projects(self, type_id):
         """The project IDs with access to a private type (admin-only)."""

@@ -55,8 +55,12 @@ options:
     type: str
   type:
     description:
-      - The kind of directory service. Required to create a service; it cannot
-        change afterwards (the task fails if it differs).
+      - The kind of directory service. Required to create a service.
+      - An existing service changes type as Manila allows - like every setting
+        but O(name) and O(description), not while a share network the service
+        is attached to has share servers (the task then fails before any
+        write, naming the share networks); attached to share networks without
+        share servers, or to none, it changes.
     type: str
     choices: [active_directory, kerberos, ldap]
   description:

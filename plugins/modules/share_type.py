@@ -19,7 +19,9 @@ description:
   - The options have the names of C(openstack.cloud.share_type) where they
     mean the same, so tasks can switch; see the notes for the differences.
   - Share types are admin-only under Manila's default policy; a member's task
-    fails saying so.
+    fails saying so. A member who names a type it cannot see (a private type
+    its project was not granted, or none at all) is told that, before
+    anything else, instead of being asked for what a new type needs.
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
@@ -35,11 +37,22 @@ options:
   name:
     description:
       - Name or ID of the share type (a UUID-shaped value is an ID). Private
-        types are found by name too.
+        types are found by name too. Without O(id) it identifies the type.
       - A new type gets this name; an ID of a type that does not exist fails
         the task.
+      - With O(id), the name the type should have (a rename, API 2.50+).
+        Manila keeps one type per name, so a name another type has fails the
+        task before any write, naming that type.
+      - Required unless O(id) is given.
     type: str
-    required: true
+  id:
+    description:
+      - ID of an existing share type. It then identifies the type and O(name)
+        becomes its desired name (a rename); without O(name) the type keeps
+        its name.
+      - A type is never created with a given ID; an ID of a type that does
+        not exist fails the task (with O(state=absent) it is already gone).
+    type: str
   state:
     description:
       - V(present) makes the type exist as described; V(absent) deletes it.
@@ -118,6 +131,7 @@ notes:
     here they have no default. There, O(extra_specs) is always the exact set;
     here set O(purge_extra_specs=true) for that. There, errors of Manila are
     partly swallowed; here every refusal fails the task with Manila's reason.
+    There, a type cannot be renamed; here O(id) with O(name) renames it.
 '''
 
 EXAMPLES = r'''
@@ -151,6 +165,12 @@ EXAMPLES = r'''
       snapshot_support: false
       availability_zones: az1, az2   # stored (and compared) as az1,az2
     purge_extra_specs: true
+
+- name: Rename a type, found by its ID
+  openkeel.manila.share_type:
+    cloud: mycloud
+    id: a3c8e1b4-6d2f-4e0a-9b1c-2d3e4f5a6b7c
+    name: nfs-platinum
 
 - name: Delete a type
   openkeel.manila.share_type:
@@ -221,7 +241,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.share_types import
 
 class ShareTypeModule(ManilaModule):
     argument_spec = dict(
-        name=dict(type='str', required=True),
+        name=dict(type='str'),
+        id=dict(type='str'),
         state=dict(type='str', default='present', choices=['present', 'absent']),
         description=dict(type='str'),
         driver_handles_share_servers=dict(type='bool'),
@@ -231,6 +252,7 @@ class ShareTypeModule(ManilaModule):
         projects=dict(type='list', elements='str'),
     )
 
+    module_kwargs = dict(required_one_of=[('name', 'id')])
     gone_diff = {}
 
     def run(self):
@@ -242,6 +264,8 @@ class ShareTypeModule(ManilaModule):
 
     # -- the hooks of the converge template (base.ManilaModule) ------------
     def find_current(self):
+        if self.params['id']:
+            return self.api.get(self.params['id'])
         return self.api.find(self.params['name'])
 
     def plan(self, current):
@@ -249,6 +273,11 @@ class ShareTypeModule(ManilaModule):
         if p['state'] == 'absent':
             return self.plan_absent(current)
         if current is None:
+            self.api.refuse_unseen_for_member(p['id'] or p['name'])
+            if p['id']:
+                raise InvalidInput('No share type with ID %s exists; a type cannot be '
+                                   'created with a given ID (leave out "id" to create '
+                                   'one).' % p['id'])
             if lookups.looks_like_uuid(p['name']):
                 raise InvalidInput('No share type with ID %s exists; give a name to create '
                                    'one.' % p['name'])
@@ -261,6 +290,8 @@ class ShareTypeModule(ManilaModule):
             plan = self.plan_update(current)
         for feature, what in required_features(plan):
             self.client.require(feature, what)
+        if 'name' in plan.update:
+            self.api.refuse_taken_name(share_type=current, name=plan.update['name'])
         return plan
 
     def plan_update(self, share_type):
@@ -276,7 +307,8 @@ class ShareTypeModule(ManilaModule):
                 current_projects = self.api.projects(share_type['id'])
             projects = self.api.resolve_projects(projects, current_projects or ())
         return plan_update(share_type, self.specs, p['purge_extra_specs'], p['description'],
-                           p['is_public'], projects, current_projects)
+                           p['is_public'], projects, current_projects,
+                           name=p['name'] if p['id'] else None)
 
     def plan_absent(self, share_type):
         shares = self.api.shares_of(share_type['id'])

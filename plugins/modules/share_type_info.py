@@ -17,6 +17,9 @@ description:
     with given extra specs, and the projects of private types.
   - Members see the public types, with the extra specs Manila shows tenants.
   - Never fails because nothing matched.
+  - With O(name), the one type it names is also returned as RV(share_type),
+    the key C(openstack.cloud.share_type_info) returns, so tasks written for
+    that module read their result unchanged.
 author:
   - openkeel.manila contributors (@openkeel)
 extends_documentation_fragment:
@@ -29,6 +32,8 @@ options:
       - A UUID-shaped value is tried as a type ID first (one request), then as a
         name when no type has that ID, as in openstack.cloud; the type with that ID
         must also match the other filters given. Any other value costs no extra request.
+      - Manila keeps one type per name, so at most one type matches; it is
+        returned in RV(share_types) and as RV(share_type).
     type: str
   extra_specs:
     description:
@@ -100,6 +105,23 @@ share_types:
       description: Project IDs with access (private types, with O(with_projects)).
       type: list
       elements: str
+share_type:
+  description:
+    - The one type O(name) names, the same dict as its entry in
+      RV(share_types); empty when no type matches (C(openstack.cloud.share_type_info)
+      fails instead).
+    - The key of C(openstack.cloud.share_type_info), with Manila's view in it,
+      not openstack.cloud's reshaped one - C(extra_specs) holds every extra
+      spec (there is no C(optional_extra_specs)), C(description) is null when
+      the type has none (not an empty string), and C(is_default) comes from
+      API 2.46 on. The guide's "coming from openstack.cloud" table lists every
+      difference.
+  returned: when O(name) is given
+  type: dict
+  sample: {"id": "a3c8e1b4-6d2f-4e0a-9b1c-2d3e4f5a6b7c", "name": "nfs-gold", "is_public": true,
+           "description": null, "is_default": false,
+           "extra_specs": {"driver_handles_share_servers": "True"},
+           "required_extra_specs": {"driver_handles_share_servers": "True"}}
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
@@ -143,7 +165,11 @@ class ShareTypeInfoModule(ManilaModule):
             if p['with_projects'] and not is_public(share_type):
                 projects = api.projects(share_type['id'])
             views.append(public_view(share_type, projects))
-        self.finish(share_types=views)
+        result = dict(share_types=views)
+        if p['name'] is not None:
+            # Manila keeps one type per name: at most one (openstack.cloud's key).
+            result['share_type'] = views[0] if views else {}
+        self.finish(**result)
 
     @staticmethod
     def matches(share_type, p):

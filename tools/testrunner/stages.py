@@ -507,7 +507,9 @@ def stage_package(ctx):
 # 14 needs it; the openstack.cloud of ansible 12 breaks with this collection's openstacksdk),
 # rebuilt when that file changes. The collection is installed from its tarball, and
 # tools/package/openstack_cloud.yml runs modules of both with ONE module_defaults block for
-# both action groups against the cloud, then checks the SDK log for secrets.
+# both action groups against the cloud, then (openstack_cloud_share_type.yml, imported)
+# openstack.cloud's own share type test with this collection's modules, then checks the SDK
+# log for secrets.
 COMPAT_REQUIREMENTS = 'tools/package/openstack-cloud-requirements.txt'
 PIP_NOISE = re.compile(r"^WARNING: Location 'file:.*' is ignored")
 
@@ -596,7 +598,7 @@ def stage_compat(ctx):
     # installed by the test venv's ansible-galaxy, as in the package stage
     sh('ansible-galaxy', 'collection', 'install', '--offline', '-p', os.path.join(work, 'collections'), tarball,
        stdout=subprocess.DEVNULL)
-    for name in ('openstack_cloud.yml', 'every_module.yml'):
+    for name in ('openstack_cloud.yml', 'openstack_cloud_share_type.yml', 'every_module.yml'):
         shutil.copy(os.path.join('tools', 'package', name), os.path.join(work, 'playbook'))
     cloud_up(ctx)
     sh(os.path.join(ctx.compat_venv, 'bin', 'ansible-playbook'), '-i', 'localhost,', 'openstack_cloud.yml',

@@ -47,6 +47,7 @@ EXPECTED = {
     'access_rule_metadata': ('2.45', None),
     'share_access_rules_api': ('2.45', None),
     'share_type_update': ('2.50', None),
+    'share_type_rename': ('2.50', None),
     'share_network_subnets': ('2.51', None),
     'message_time_filters': ('2.52', None),
     'share_network_in_use_updates': ('2.63', None),

@@ -86,9 +86,9 @@ def test_service_settings_compare_with_empty_as_unset_and_rename_only_by_id():
     plan = ss.plan_update(service, {'name': 'other', 'domain': ''}, rename=True)
     assert plan.body == {'name': 'other', 'domain': ''}
     assert plan.restricted() == ['domain']
-    with pytest.raises(InvalidInput) as err:
-        ss.plan_update(service, {'type': 'kerberos'})
-    assert 'a type cannot change' in str(err.value)
+    # A new type is one more setting Manila takes unless share servers use the service.
+    plan = ss.plan_update(service, {'type': 'kerberos'})
+    assert plan.body == {'type': 'kerberos'} and plan.restricted() == ['type']
 
 
 def test_service_validation_names_what_manila_accepts():
@@ -259,6 +259,15 @@ def test_type_absent_and_features():
         ('share_type_update', "Changing a share type's visibility")]
 
 
+def test_a_rename_is_planned_only_for_a_new_name_and_needs_its_feature():
+    plan = st.plan_update(stype(), {}, name='platinum')
+    assert plan.action == 'update' and plan.update == {'name': 'platinum'}
+    assert (plan.before['name'], plan.after['name']) == ('gold', 'platinum')
+    assert st.required_features(plan) == [('share_type_rename', 'Renaming a share type')]
+    assert st.plan_update(stype(), {}, name='gold').action == 'nothing'
+    assert st.plan_update(stype(), {}).update == {}
+
+
 # -- security services -----------------------------------------------------------------------
 
 def service(**fields):
@@ -332,9 +341,10 @@ def test_service_create():
 
 def test_service_update_branches():
     s = service()
-    with pytest.raises(InvalidInput) as err:
-        ss.plan_update(s, {'type': 'ldap'})
-    assert 'a type cannot change (the task asks for ldap)' in str(err.value)
+    plan = ss.plan_update(s, {'type': 'ldap', 'server': 'ldap1'})
+    assert plan.action == 'update' and plan.body == {'type': 'ldap', 'server': 'ldap1'}
+    assert (plan.before['type'], plan.after['type']) == ('active_directory', 'ldap')
+    assert plan.restricted() == ['server', 'type']
     assert ss.plan_update(s, {'type': 'active_directory', 'name': 'other'}).action == 'nothing'
     plan = ss.plan_update(s, {'name': 'other'}, rename=True)
     assert plan.body == {'name': 'other'} and plan.after['name'] == 'other'

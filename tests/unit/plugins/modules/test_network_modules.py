@@ -287,6 +287,56 @@ def test_an_attached_service_is_not_deleted(monkeypatch):
     assert session.writes() == []
 
 
+def test_a_type_changes_on_a_service_whose_networks_have_no_share_servers(monkeypatch):
+    # Manila 23 takes a new type unless share servers use the service (issue 36).
+    attached = dict(LDAP, share_networks=[NET])
+    outcome, session = run(monkeypatch, 'security_service', {
+        'name': 'ldap-one', 'type': 'kerberos', '_ansible_diff': True}, [
+            ('GET', '/v2/security-services/detail?name=ldap-one', listed(attached)),
+            ('GET', '/v2/share-servers?share_network_id=' + NET, ok({'share_servers': []})),
+            ('PUT', '/v2/security-services/' + LDAP['id'], ok({'security_service': dict(
+                attached, type='kerberos')})),
+    ])
+    assert outcome.result['changed'] is True
+    assert session.bodies('PUT') == [{'security_service': {'type': 'kerberos'}}]
+    assert outcome.result['security_service']['type'] == 'kerberos'
+    assert (outcome.result['diff']['before']['type'],
+            outcome.result['diff']['after']['type']) == ('ldap', 'kerberos')
+
+
+def test_a_type_changes_on_a_service_without_share_networks_and_converges(monkeypatch):
+    alone = dict(LDAP, share_networks=[])
+    outcome, session = run(monkeypatch, 'security_service', {
+        'id': LDAP['id'], 'type': 'active_directory'}, [
+            ('GET', '/v2/security-services/' + LDAP['id'], ok({'security_service': LDAP})),
+            ('GET', '/v2/security-services/detail?id=%s&all_tenants=1' % LDAP['id'],
+             listed(alone)),
+            ('PUT', '/v2/security-services/' + LDAP['id'], ok({'security_service': dict(
+                LDAP, type='active_directory')})),
+    ])
+    assert session.bodies('PUT') == [{'security_service': {'type': 'active_directory'}}]
+    outcome, session = run(monkeypatch, 'security_service', {
+        'id': LDAP['id'], 'type': 'active_directory'}, [
+            ('GET', '/v2/security-services/' + LDAP['id'], ok({'security_service': dict(
+                LDAP, type='active_directory')})),
+    ])
+    assert outcome.result['changed'] is False and session.writes() == []
+
+
+def test_a_type_change_on_a_service_in_use_is_refused_naming_the_networks(monkeypatch):
+    used = dict(LDAP, share_networks=[NET])
+    outcome, session = run(monkeypatch, 'security_service', {
+        'name': 'ldap-one', 'type': 'kerberos'}, [
+            ('GET', '/v2/security-services/detail?name=ldap-one', listed(used)),
+            SERVERS,
+    ])
+    assert isinstance(outcome, Fail)
+    msg = outcome.result['msg']
+    assert ('is used by share network(s) %s, which have share servers: Manila lets only name '
+            'and description change, not type.' % NET) in msg
+    assert session.writes() == []
+
+
 def test_default_ad_site_on_an_old_api_and_with_a_server(monkeypatch):
     outcome, session = run(monkeypatch, 'security_service', {
         'name': 'ad', 'type': 'active_directory', 'default_ad_site': 'east'}, [],

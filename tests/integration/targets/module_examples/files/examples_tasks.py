@@ -78,6 +78,9 @@ SKIPPED = {
         'a cephx rule (see above); the unit tests of share_access show the keys',
     ('share_access', 'Write the keyring of app1 (the key stays out of the job output)'):
         'needs the key of the cephx rule above',
+    ('share_type', 'Rename a type, found by its ID'):
+        'its ID is a placeholder that no type the examples make has; the share_type '
+        'target renames a type by ID (check mode, real run, re-run, admin and member)',
 }
 
 # Quotas, limits, replicas and capabilities (issues 22 and 23): not yet in the plan.
