@@ -24,6 +24,7 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
+from ansible_collections.openkeel.manila.plugins.module_utils.base import last_read
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
@@ -286,7 +287,7 @@ def share_manage_flow(task):
                       'touched), check manage.export_path, manage.host and '
                       'manage.driver_options, and run the task again.' % (
                           exc, body['export_path'], body['service_host'], share['id']),
-                      share=share)
+                      share=last_read(exc, share))
     # Metadata and the rest of the task: as on a share the task had found.
     return task.converge_on(share, created=True)
 
@@ -389,7 +390,8 @@ def snapshot_manage_flow(task):
                       'that state: release it with state=unmanaged (the storage is not '
                       'touched), check manage.provider_location and manage.driver_options, '
                       'and run the task again.' % (exc, body['provider_location'],
-                                                   snapshot['id']), snapshot=snapshot)
+                                                   snapshot['id']),
+                      snapshot=last_read(exc, snapshot))
     return task.converge_on(snapshot, created=True)
 
 

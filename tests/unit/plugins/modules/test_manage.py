@@ -570,7 +570,8 @@ def test_a_manage_that_fails_leaves_the_share_in_the_result(monkeypatch):
          ScriptedResponse(200, {'messages': []})),
     ])
     assert isinstance(outcome, Fail)
-    assert outcome.result['share'] == dict(SHARE, status='manage_starting')
+    # The share as the wait last read it (issue 36), not as the manage answered.
+    assert outcome.result['share'] == dict(SHARE, status='manage_error', size=0)
     assert outcome.result['msg'] == (
         'Share legacy (%s) went to manage_error while waiting for available. Manila could not '
         'manage %s on %s; the share %s it made is left in that state: release it with '
@@ -808,7 +809,8 @@ def test_a_snapshot_manage_that_fails_leaves_the_snapshot_in_the_result(monkeypa
          ScriptedResponse(200, {'messages': []})),
     ])
     assert isinstance(outcome, Fail)
-    assert outcome.result['snapshot'] == dict(SNAP, status='manage_starting')
+    # The snapshot as the wait last read it (issue 36), not as the manage answered.
+    assert outcome.result['snapshot'] == dict(SNAP, status='manage_error')
     assert outcome.result['msg'] == (
         'Snapshot nightly (%s) went to manage_error while waiting for available. Manila could '
         'not manage %s; the snapshot %s it made is left in that state: release it with '
