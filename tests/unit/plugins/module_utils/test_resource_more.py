@@ -68,8 +68,8 @@ def test_an_update_at_its_features_microversion_is_sent():
         expect('GET', '/v2/messages?resource_id=r1&sort_key=created_at&sort_dir=desc&limit=3',
                ok({'messages': []}))]),
 ])
-def test_a_failed_wait_carries_the_resource_as_last_read_under_its_kind(api_class, path, key,
-                                                                         messages):
+def test_a_failed_wait_carries_the_resource_as_last_read_under_its_kind(
+        api_class, path, key, messages):
     client, session = make_client([
         expect('GET', '/v2/%s/r1' % path, ok({key: {'id': 'r1', 'name': 'n', 'status': 'error'}})),
     ] + messages)
