@@ -35,9 +35,10 @@ options:
         admin role in that project), and give O(manage.project) so that a
         task scoped to another project is refused before any write. Without
         it, nothing tells the task which project the storage belonged to -
-        the check-mode message and the share's C(project_id) in the result
-        name the project it lands in, and a share's unmanage names the
-        project to manage it into again.
+        the task warns when it manages (check mode too), naming the project
+        the share lands in, as do the check-mode message and the share's
+        C(project_id) in the result; a share's unmanage names the project to
+        manage it into again.
       - Manila takes the size from the storage; O(size), O(share_proto),
         O(share_type), O(share_network), O(snapshot), O(availability_zone),
         O(scheduler_hints), O(mount_point_name), O(restore) and O(id) cannot

@@ -317,6 +317,12 @@ def share_manage_flow(task):
     if 'is_public' in body:
         client.require('manage_is_public', 'manage.is_public')
     own = check_share_manage_project(client, p['manage'].get('project'))
+    if own is not None and not p['manage'].get('project'):
+        task.warn('The managed share %s in %s, the project of this task\'s token: Manila puts '
+                  'a managed share there, whatever project it had before it was unmanaged. '
+                  'Set manage.project to the project it belongs to, to have a task scoped to '
+                  'another project refused before any write.' % (
+                      'would land' if task.check_mode else 'lands', project_words(own)))
     after = predicted_share(body, share_type, own)
     if task.check_mode:
         return task.finish(True, {}, after, share=after,

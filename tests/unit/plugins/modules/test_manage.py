@@ -1037,6 +1037,7 @@ def test_a_share_manage_scoped_to_its_project_by_name_or_id_is_sent(monkeypatch,
     assert [body['share']['name'] for body in session.bodies('POST')] == ['legacy']
     assert 'project' not in session.bodies('POST')[0]['share']
     assert outcome.result['share']['project_id'] == 'p-member'
+    assert 'warnings' not in outcome.result     # manage.project given: nothing to warn of
 
 
 def test_a_share_manage_in_check_mode_names_the_project_it_lands_in(monkeypatch):
@@ -1047,6 +1048,11 @@ def test_a_share_manage_in_check_mode_names_the_project_it_lands_in(monkeypatch)
         "Share 'legacy' would be managed from %s on %s into project admin (p-admin), the "
         "project of this task's token." % (EXPORT, POOL))
     assert outcome.result['share']['project_id'] == 'p-admin'
+    assert outcome.result['warnings'] == [
+        "The managed share would land in project admin (p-admin), the project of this task's "
+        "token: Manila puts a managed share there, whatever project it had before it was "
+        "unmanaged. Set manage.project to the project it belongs to, to have a task scoped to "
+        "another project refused before any write."]
 
 
 def test_an_unmanage_names_the_project_to_manage_the_share_into_again(monkeypatch):
