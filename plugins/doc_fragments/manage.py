@@ -25,7 +25,20 @@ options:
         the pool O(manage.host) (in the scheduler's pools, which only an
         admin may list, so a member is refused here), the share type, and
         O(manage.share_server_id) against the type's
-        C(driver_handles_share_servers).
+        C(driver_handles_share_servers), and, when O(manage.project) is
+        given, the project of the task's token.
+      - Manila puts the managed share in the project of the token that
+        manages it, whatever project the share belonged to before it was
+        unmanaged. An admin's manage of a member's share puts it in the
+        admin's project, out of the member's sight. Run the task scoped to
+        the project the share belongs to (credentials of a user with the
+        admin role in that project), and give O(manage.project) so that a
+        task scoped to another project is refused before any write. Without
+        it, nothing tells the task which project the storage belonged to -
+        the task warns when it manages (check mode too), naming the project
+        the share lands in, as do the check-mode message and the share's
+        C(project_id) in the result; a share's unmanage names the project to
+        manage it into again.
       - Manila takes the size from the storage; O(size), O(share_proto),
         O(share_type), O(share_network), O(snapshot), O(availability_zone),
         O(scheduler_hints), O(mount_point_name), O(restore) and O(id) cannot
@@ -76,6 +89,16 @@ options:
             share type with C(driver_handles_share_servers=true), refused
             for the others.
         type: str
+      project:
+        description:
+          - The project (name or ID) the managed share must belong to.
+            Manila puts it in the project of the task's token; when the
+            token is scoped to another project, the task is refused before
+            any write, naming the project the token is scoped to.
+          - Compared with the token's own project name and ID, so it costs
+            no request.
+          - When omitted, the share lands in the token's project unchecked.
+        type: str
 '''
 
     # openkeel.manila.share_snapshot: bring an existing snapshot under Manila.
@@ -91,6 +114,19 @@ options:
         nothing again.
       - Admin only under Manila's default policy (a member is refused
         before any write). O(share) must be in Manila already.
+      - Manila puts the managed snapshot in the project of the token that
+        manages it, not in the project of its share. The share's project
+        could neither see nor delete a snapshot in another project, so the
+        task is refused
+        before any write when O(share) is in another project than the
+        task's token (an admin sees a share's C(project_id)). Run the task
+        scoped to the share's project, with credentials of a user with the
+        admin role in it.
+      - Checked before any write - the microversion, that the task's user
+        is taken for an admin (Manila shows it the share's C(host)), that
+        the share has no replicas, and the share's project against the
+        token's. Manila checks O(manage.provider_location) itself, after the
+        request - a wrong one ends in C(manage_error).
       - O(state=unmanaged) is the way back - Manila forgets the snapshot,
         the storage keeps it.
     type: dict

@@ -52,6 +52,12 @@ def forbidden_hint(exc):
     return 'The policy of this cloud does not allow it for this user; it may need an admin.'
 
 
+def last_read(exc, resource):
+    """The resource as the failed wait ``exc`` last read it; ``resource``
+    (what the task knew before the wait) when the wait read none."""
+    return exc.resource if exc.resource is not None else resource
+
+
 def create_and_settle(task, api, body, kind, busy_states, taken='created'):
     """The create flow the resource modules share: create -> wait -> settle namesakes.
 
@@ -70,7 +76,7 @@ def create_and_settle(task, api, body, kind, busy_states, taken='created'):
         except WaitFailed as exc:
             task.fail('%s The %s %s was %s and is left in that state; delete it with '
                       'state=absent.' % (exc, kind, resource['id'], taken),
-                      **{kind: resource})
+                      **{kind: last_read(exc, resource)})
     resource, adopted = api.settle_namesakes(resource, wait)
     return resource, adopted and (wait or resource.get('status') not in busy_states)
 

@@ -24,6 +24,7 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
+from ansible_collections.openkeel.manila.plugins.module_utils.base import last_read
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
@@ -52,6 +53,7 @@ SHARE_MANAGE_SPEC = dict(type='dict', options=dict(
     driver_options=dict(type='dict'),
     is_public=dict(type='bool'),
     share_server_id=dict(type='str'),
+    project=dict(type='str'),
 ))
 
 # The option of ``share_snapshot``.
@@ -70,6 +72,8 @@ ADMIN_ONLY = ('is admin-only under Manila\'s default policy, and Manila does not
               'this task\'s user for an admin')
 RUN_AS_ADMIN = 'Run the task with an admin\'s credentials (for example cloud: admin).'
 KEPT = 'its data stays on the storage, untouched'
+RUN_IN_PROJECT = ('Run the task with an admin\'s credentials scoped to project %s (a cloud whose '
+                  'auth names that project, with the admin role in it).')
 
 
 class AdminRequired(InvalidInput):
@@ -165,6 +169,45 @@ def check_unmanage_input(params, options):
         raise InvalidInput('%s cannot be given with state=unmanaged.' % ', '.join(given))
 
 
+# -- the project a managed share or snapshot lands in -------------------------------------
+
+def project_words(project):
+    return 'project %s (%s)' % (project.get('name'), project['id']) if project.get('name') \
+        else 'project %s' % project['id']
+
+
+def check_share_manage_project(client, expected):
+    """The project a managed share lands in: Manila puts it in the project
+    of the task's token, whatever project the share had before an unmanage.
+    With ``manage.project`` (a name or ID), a token scoped to another project
+    is refused before any write.  Returns the token's project (None when the
+    session cannot say)."""
+    own = client.token_project()
+    if expected and own is not None and expected.strip() not in (own['id'], own.get('name')):
+        raise InvalidInput(
+            'manage.project is %s, but this task\'s token is scoped to %s, and Manila puts a '
+            'managed share in the project of the token that manages it: the share would '
+            'land in %s. %s' % (expected, project_words(own), project_words(own),
+                                RUN_IN_PROJECT % expected))
+    return own
+
+
+def check_snapshot_manage_project(client, share):
+    """A managed snapshot lands in the project of the task's token; refused
+    before any write when the share is in another project (its owner could
+    neither see nor delete the snapshot).  An admin sees a share's
+    ``project_id``; a session that cannot name its project is not refused."""
+    own = client.token_project()
+    owner = share.get('project_id')
+    if own is None or not owner or owner == own['id']:
+        return
+    raise InvalidInput(
+        '%s is in project %s, but this task\'s token is scoped to %s: Manila puts a managed '
+        'snapshot in the project of the token that manages it, where the share\'s project '
+        'could neither see nor delete it. %s' % (share_label(share), owner, project_words(own),
+                                                 RUN_IN_PROJECT % owner))
+
+
 # -- the pool, the type and the server a manage names ---------------------------------------
 
 def require_pool(client, host):
@@ -239,14 +282,18 @@ def manage_body(params, share_type):
     return body
 
 
-def predicted_share(body, share_type):
-    """What a managed share will look like (check mode, the diff)."""
-    return {
+def predicted_share(body, share_type, project=None):
+    """What a managed share will look like (check mode, the diff); in
+    ``project``, the token's (None: the session cannot say)."""
+    share = {
         'name': body['name'], 'share_proto': body['protocol'],
         'share_type': share_type['id'], 'share_type_name': share_type.get('name'),
         'host': body['service_host'], 'export_path': body['export_path'],
         'status': 'available',
     }
+    if project is not None:
+        share['project_id'] = project['id']
+    return share
 
 
 # -- the flows of the share module ----------------------------------------------------------
@@ -269,11 +316,20 @@ def share_manage_flow(task):
     body = manage_body(p, share_type)
     if 'is_public' in body:
         client.require('manage_is_public', 'manage.is_public')
-    after = predicted_share(body, share_type)
+    own = check_share_manage_project(client, p['manage'].get('project'))
+    if own is not None and not p['manage'].get('project'):
+        task.warn('The managed share %s in %s, the project of this task\'s token: Manila puts '
+                  'a managed share there, whatever project it had before it was unmanaged. '
+                  'Set manage.project to the project it belongs to, to have a task scoped to '
+                  'another project refused before any write.' % (
+                      'would land' if task.check_mode else 'lands', project_words(own)))
+    after = predicted_share(body, share_type, own)
     if task.check_mode:
         return task.finish(True, {}, after, share=after,
-                           msg='Share %r would be managed from %s on %s.' % (
-                               p['name'], body['export_path'], body['service_host']))
+                           msg='Share %r would be managed from %s on %s%s.' % (
+                               p['name'], body['export_path'], body['service_host'],
+                               ' into %s, the project of this task\'s token'
+                               % project_words(own) if own else ''))
     share = writes.create_once(
         client, 'share', lambda: client.post('shares/manage', {'share': body})['share'],
         p['name'], leaving=SHARE_LEAVING_STATES)
@@ -286,7 +342,7 @@ def share_manage_flow(task):
                       'touched), check manage.export_path, manage.host and '
                       'manage.driver_options, and run the task again.' % (
                           exc, body['export_path'], body['service_host'], share['id']),
-                      share=share)
+                      share=last_read(exc, share))
     # Metadata and the rest of the task: as on a share the task had found.
     return task.converge_on(share, created=True)
 
@@ -312,9 +368,12 @@ def share_unmanage_flow(task, share, guard=None):
     locations = task.shares.export_locations(share['id'])
     released = dict(share, export_locations=locations)
     done = '%s %s from Manila; %s (export path %s, host %s): manage it again with ' \
-           'manage.export_path and manage.host.' % (
+           'manage.export_path and manage.host%s.' % (
                label, 'would be released' if task.check_mode else 'was released', KEPT,
-               ', '.join(loc['path'] for loc in locations[:1]) or 'none', share.get('host'))
+               ', '.join(loc['path'] for loc in locations[:1]) or 'none', share.get('host'),
+               ', with credentials scoped to its project %s (Manila puts a managed share in '
+               'the project of the token that manages it; manage.project checks it)'
+               % share['project_id'] if share.get('project_id') else '')
     if task.check_mode:
         return task.finish(True, task_view(share), {}, share=released, msg=done)
     client.write_once(
@@ -367,6 +426,7 @@ def snapshot_manage_flow(task):
     if share.get('has_replicas'):
         raise InvalidInput('%s has replicas: Manila manages no snapshot of it until they '
                            'are deleted.' % share_label(share))
+    check_snapshot_manage_project(client, share)
     body = {'share_id': share['id'], 'provider_location': p['manage']['provider_location'],
             'name': p['name'], 'driver_options': p['manage'].get('driver_options') or {}}
     if p['description'] is not None:
@@ -389,7 +449,8 @@ def snapshot_manage_flow(task):
                       'that state: release it with state=unmanaged (the storage is not '
                       'touched), check manage.provider_location and manage.driver_options, '
                       'and run the task again.' % (exc, body['provider_location'],
-                                                   snapshot['id']), snapshot=snapshot)
+                                                   snapshot['id']),
+                      snapshot=last_read(exc, snapshot))
     return task.converge_on(snapshot, created=True)
 
 

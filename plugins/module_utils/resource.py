@@ -41,6 +41,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     NotFound,
+    WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
@@ -148,6 +149,16 @@ def find_settled(client, kind, name, is_race, timeout, extra_filters=None):
             describe=lambda items: ', '.join('%s %s' % (i['id'], i.get('status'))
                                              for i in items))
     return lookups.single(kind, name, found)
+
+
+def left_as_read(exc, key):
+    """A failed wait (WaitFailed) whose failure carries the resource as the
+    wait last read it, under ``key`` of the task's result (the kind: ``share``,
+    ``snapshot``, ``share_network``), unless the caller put it there already;
+    nothing for a resource that is gone.  Returns ``exc``."""
+    if exc.resource is not None:
+        exc.result.setdefault(key, exc.resource)
+    return exc
 
 
 class ResourceAPI(object):
@@ -307,10 +318,13 @@ class ResourceAPI(object):
         resource_id = resource['id']
         if explain is OWN:
             explain = self.explainer(resource)
-        return wait_for_status(
-            self.client, lambda: self.get(resource_id),
-            self.states.ready if targets is None else targets, self.states.error,
-            self.label(resource), self.timeout, explain=explain)
+        try:
+            return wait_for_status(
+                self.client, lambda: self.get(resource_id),
+                self.states.ready if targets is None else targets, self.states.error,
+                self.label(resource), self.timeout, explain=explain)
+        except WaitFailed as exc:
+            raise left_as_read(exc, self.kind)
 
     def wait_gone(self, resource):
         return self.wait(resource, targets=(GONE,))

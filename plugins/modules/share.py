@@ -213,6 +213,10 @@ share:
   description:
     - The share as Manila shows it at the negotiated microversion, with its
       export locations (preferred first). Empty after a deletion.
+    - When a wait fails (the share went to an error state, or the timeout
+      ran out), the share as the last read of the wait showed it, with the
+      status that ended the wait (C(error), C(extending_error),
+      C(manage_error), ...), without its export locations.
   returned: always
   type: dict
   contains:

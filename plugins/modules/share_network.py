@@ -181,6 +181,9 @@ share_network:
     - The network as Manila shows it at the negotiated version, with the
       security services attached to it. Empty after a deletion. In check
       mode, the network as it is (or would be created).
+    - When a wait fails (the network went to C(error), or the timeout ran
+      out), the network as the last read of the wait showed it, without the
+      list of its security services.
   returned: always
   type: dict
   contains:

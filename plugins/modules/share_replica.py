@@ -112,6 +112,9 @@ replica:
   description:
     - The replica the task made, found, promoted or resynced, with its
       export locations (API 2.47+). Empty after a deletion.
+    - When a wait fails, the replica as the last read of the wait showed it
+      (its C(status) and C(replica_state) then say where it stopped), without
+      its export locations.
   returned: always
   type: dict
   contains:
@@ -280,7 +283,9 @@ class ShareReplicaModule(ManilaModule):
             try:
                 self.api.wait_promoted(self.share['id'], replica['id'])
             except WaitFailed as exc:
-                self.fail('%s' % exc, replica=view(replica))
+                # The replica as the wait last read it (the share's replicas).
+                read = [r for r in exc.resource or () if r['id'] == replica['id']]
+                self.fail('%s' % exc, replica=view(read[0] if read else replica))
             replica = self.api.get(replica['id']) or replica
         return replica
 

@@ -178,6 +178,9 @@ snapshot:
   description:
     - The snapshot as Manila shows it at the negotiated microversion, with
       its export locations. Empty after a deletion.
+    - When a wait fails (the snapshot went to an error state, or the timeout
+      ran out), the snapshot as the last read of the wait showed it, with
+      the status that ended the wait (C(error), C(manage_error), ...).
   returned: always
   type: dict
   contains:

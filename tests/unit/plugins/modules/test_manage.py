@@ -570,7 +570,8 @@ def test_a_manage_that_fails_leaves_the_share_in_the_result(monkeypatch):
          ScriptedResponse(200, {'messages': []})),
     ])
     assert isinstance(outcome, Fail)
-    assert outcome.result['share'] == dict(SHARE, status='manage_starting')
+    # The share as the wait last read it (issue 36), not as the manage answered.
+    assert outcome.result['share'] == dict(SHARE, status='manage_error', size=0)
     assert outcome.result['msg'] == (
         'Share legacy (%s) went to manage_error while waiting for available. Manila could not '
         'manage %s on %s; the share %s it made is left in that state: release it with '
@@ -808,7 +809,8 @@ def test_a_snapshot_manage_that_fails_leaves_the_snapshot_in_the_result(monkeypa
          ScriptedResponse(200, {'messages': []})),
     ])
     assert isinstance(outcome, Fail)
-    assert outcome.result['snapshot'] == dict(SNAP, status='manage_starting')
+    # The snapshot as the wait last read it (issue 36), not as the manage answered.
+    assert outcome.result['snapshot'] == dict(SNAP, status='manage_error')
     assert outcome.result['msg'] == (
         'Snapshot nightly (%s) went to manage_error while waiting for available. Manila could '
         'not manage %s; the snapshot %s it made is left in that state: release it with '
@@ -960,3 +962,106 @@ def test_snapshot_unmanage_of_a_busy_snapshot_without_wait_is_refused(monkeypatc
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == ('Snapshot nightly (%s) is busy (creating); run again '
                                      'later or set wait=true.' % SNAP_ID)
+
+
+# -- the project a managed share or snapshot lands in (issue 36) ---------------------------
+
+ADMIN_PROJECT = {'id': 'p-admin', 'name': 'admin', 'roles': ['admin']}
+MEMBER_PROJECT = {'id': 'p-member', 'name': 'demo', 'roles': ['admin', 'member']}
+
+
+def scoped_to(project):
+    """A ``prepare`` for run_scripted: the task's token is scoped to ``project``."""
+    def prepare(client, _session):
+        client.token_project = lambda: dict(project)
+    return prepare
+
+
+def test_a_snapshot_manage_of_a_share_in_another_project_is_refused_before_any_write(
+        monkeypatch):
+    members = dict(SHARE, project_id='p-member')
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_MANAGE, [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [members]})),
+        NO_SNAP], prepare=scoped_to(ADMIN_PROJECT))
+    assert isinstance(outcome, Fail), outcome.result
+    assert session.writes() == []
+    assert outcome.result['msg'] == (
+        "Share legacy (%s) is in project p-member, but this task's token is scoped to project "
+        "admin (p-admin): Manila puts a managed snapshot in the project of the token that "
+        "manages it, where the share's project could neither see nor delete it. Run the task "
+        "with an admin's credentials scoped to project p-member (a cloud whose auth names that "
+        "project, with the admin role in it)." % SHARE_ID)
+    assert 'changed' not in outcome.result
+
+
+def test_a_snapshot_manage_scoped_to_the_shares_project_is_sent(monkeypatch):
+    members = dict(SHARE, project_id='p-member')
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_MANAGE, [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [members]})),
+        NO_SNAP,
+        ('POST', '/v2/snapshots/manage', ScriptedResponse(202, {'snapshot': dict(
+            SNAP, status='manage_starting')})),
+        ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': SNAP})),
+    ], prepare=scoped_to(MEMBER_PROJECT))
+    assert not isinstance(outcome, Fail), outcome.result
+    assert len(session.writes()) == 1
+
+
+def test_a_share_manage_with_another_project_than_the_tokens_is_refused_before_any_write(
+        monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, project='demo')), [BY_NAME, POOLS, LIST_TYPES],
+        prepare=scoped_to(ADMIN_PROJECT))
+    assert isinstance(outcome, Fail), outcome.result
+    assert session.writes() == []
+    assert outcome.result['msg'] == (
+        "manage.project is demo, but this task's token is scoped to project admin (p-admin), "
+        "and Manila puts a managed share in the project of the token that manages it: the "
+        "share would land in project admin (p-admin). Run the task with an admin's credentials "
+        "scoped to project demo (a cloud whose auth names that project, with the admin role "
+        "in it).")
+
+
+@pytest.mark.parametrize('project', ['demo', 'p-member'])
+def test_a_share_manage_scoped_to_its_project_by_name_or_id_is_sent(monkeypatch, project):
+    outcome, session = run_scripted(monkeypatch, share_module, share_task(
+        manage=dict(MANAGE, project=project)), [
+        BY_NAME, POOLS, LIST_TYPES,
+        ('POST', '/v2/shares/manage', ScriptedResponse(200, {'share': dict(
+            SHARE, status='manage_starting', project_id='p-member')})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': dict(
+            SHARE, project_id='p-member')})),
+        EXPORTS,
+    ], prepare=scoped_to(MEMBER_PROJECT))
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [body['share']['name'] for body in session.bodies('POST')] == ['legacy']
+    assert 'project' not in session.bodies('POST')[0]['share']
+    assert outcome.result['share']['project_id'] == 'p-member'
+    assert 'warnings' not in outcome.result     # manage.project given: nothing to warn of
+
+
+def test_a_share_manage_in_check_mode_names_the_project_it_lands_in(monkeypatch):
+    outcome, session = run_scripted(monkeypatch, share_module, share_task(), [
+        BY_NAME, POOLS, LIST_TYPES], check_mode=True, prepare=scoped_to(ADMIN_PROJECT))
+    assert session.writes() == []
+    assert outcome.result['msg'] == (
+        "Share 'legacy' would be managed from %s on %s into project admin (p-admin), the "
+        "project of this task's token." % (EXPORT, POOL))
+    assert outcome.result['share']['project_id'] == 'p-admin'
+    assert outcome.result['warnings'] == [
+        "The managed share would land in project admin (p-admin), the project of this task's "
+        "token: Manila puts a managed share there, whatever project it had before it was "
+        "unmanaged. Set manage.project to the project it belongs to, to have a task scoped to "
+        "another project refused before any write."]
+
+
+def test_an_unmanage_names_the_project_to_manage_the_share_into_again(monkeypatch):
+    members = dict(SHARE, project_id='p-member')
+    outcome, session = run(monkeypatch, share_module, unmanage_task(), [
+        ('GET', '/v2/shares/detail?name=legacy', ScriptedResponse(200, {'shares': [members]})),
+        NO_SNAPS, share_locks(SHARE_ID), EXPORTS], check_mode=True)
+    assert session.writes() == []
+    assert outcome.result['msg'].endswith(
+        'manage it again with manage.export_path and manage.host, with credentials scoped to '
+        'its project p-member (Manila puts a managed share in the project of the token that '
+        'manages it; manage.project checks it).')

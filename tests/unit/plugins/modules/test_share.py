@@ -323,6 +323,26 @@ def test_a_share_that_fails_to_create_is_reported_and_left(monkeypatch):
     assert 'no valid host' in outcome.result['msg']
     assert ('The share %s was created and is left in that state; delete it with state=absent.'
             % SHARE_ID) in outcome.result['msg']
-    assert outcome.result['share']['id'] == SHARE_ID   # the share as the create answered
+    assert outcome.result['share']['id'] == SHARE_ID
+    # The share as the wait last read it, not as the create answered (issue 36).
+    assert outcome.result['share']['status'] == 'error'
     assert outcome.result['changed'] is True
     assert len(session.bodies('POST')) == 1
+
+
+def test_a_resize_that_fails_returns_the_share_as_last_read(monkeypatch):
+    extending = dict(SHARE, status='extending')
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 2}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('POST', '/v2/shares/%s/action' % SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(200, {'share': extending})),
+        ('GET', '/v2/shares/' + SHARE_ID, ScriptedResponse(
+            200, {'share': dict(SHARE, status='extending_error')})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         ScriptedResponse(200, {'messages': []})),
+    ])
+    assert isinstance(outcome, Fail), outcome.result
+    assert 'went to extending_error' in outcome.result['msg']
+    assert outcome.result['share']['status'] == 'extending_error'
+    assert outcome.result['changed'] is True
+    assert session.bodies('POST') == [{'extend': {'new_size': 2}}]

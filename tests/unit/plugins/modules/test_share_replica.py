@@ -146,3 +146,22 @@ def test_type_flags_are_booleans():
     assert (view['snapshot_support'], view['revert_to_snapshot_support'],
             view['driver_handles_share_servers'], view['mount_snapshot_support']) == (
                 True, False, False, None)
+
+
+def test_a_promotion_that_fails_returns_the_replica_as_last_read(monkeypatch):
+    failed = dict(READY, status='error', replica_state='error')
+    outcome, session = run_scripted(monkeypatch, share_replica,
+                                    {'share': 'data', 'id': 'r2', 'state': 'active'}, [
+                                        BY_NAME, replicas(ACTIVE, READY),
+                                        ('POST', '/v2/share-replicas/r2/action',
+                                         ScriptedResponse(202)),
+                                        replicas(ACTIVE, failed),
+                                        ('GET', '/v2/messages?resource_id=r2&sort_key=created_at'
+                                         '&sort_dir=desc&limit=3',
+                                         ScriptedResponse(200, {'messages': []})),
+                                    ], expect=Fail)
+    assert 'error' in outcome.result['msg']
+    # The replica as the wait last read it (issue 36), not as it was before the promotion.
+    assert outcome.result['replica']['status'] == 'error'
+    assert outcome.result['replica']['replica_state'] == 'error'
+    assert outcome.result['changed'] is True

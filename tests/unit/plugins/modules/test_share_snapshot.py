@@ -292,6 +292,7 @@ def test_a_snapshot_that_fails_is_reported_with_manilas_message_and_left(monkeyp
     assert 'went to error' in outcome.result['msg']
     assert 'backend out of space' in outcome.result['msg']
     assert 'left in that state' in outcome.result['msg']
+    assert outcome.result['snapshot']['status'] == 'error'    # as last read (issue 36)
     assert session.bodies('POST') == [{'snapshot': {'share_id': SHARE_ID, 'name': 'tuesday'}}]
 
 
