@@ -387,7 +387,6 @@ class ShareLockTask(object):
             label = 'Share %s (%s)' % (share.get('name'), share['id'])
             shown = [brief(x) for x in self.locks or []] + unseen_words(
                 x for x in named if x not in seen)
-            self.plan = plan_locks(self.locks or [], None)
             raise CannotConverge(unseen_refusal(label, named, seen), status=exc.status,
                                  request_id=exc.request_id, result=dict(deletion_locks=shown))
 
