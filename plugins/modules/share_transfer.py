@@ -205,8 +205,7 @@ class Found(object):
     transfers of it that the task found (to cancel, or already offered), the
     transfer its result shows (``shown``; by default the first of those), the
     key of a transfer it created and, for an accept of a share named by its
-    name, the IDs of this project's shares of that name before it
-    (``namesakes``)."""
+    name, this project's shares of that name before it (``namesakes``)."""
 
     def __init__(self, share, transfers=(), shown=None, auth_key=None, namesakes=()):
         self.share = share
@@ -321,7 +320,7 @@ class ShareTransferModule(ManilaModule):
         named = self.params['share']
         share = lookups.get_by_id(self.client, 'share', named) if (
             named and lookups.looks_like_uuid(named)) else None
-        namesakes = [s['id'] for s in lookups.list_by_name(self.client, 'share', named)
+        namesakes = [s for s in lookups.list_by_name(self.client, 'share', named)
                      if self.owned_here(s)] if named and share is None else []
         return Found(share, shown=self.accepted_view(), namesakes=namesakes)
 
@@ -334,7 +333,8 @@ class ShareTransferModule(ManilaModule):
         """The accept; by a name, a transfer Manila no longer has, with one
         share of that name here, is taken as accepted before (a warning)."""
         p = self.params
-        arrived = (lambda: self.api.share_arrived(p['share'], self.owned_here, current.namesakes)) \
+        before = [s['id'] for s in current.namesakes]
+        arrived = (lambda: self.api.share_arrived(p['share'], self.owned_here, before)) \
             if p['share'] else None
         try:
             self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], arrived)
@@ -342,11 +342,11 @@ class ShareTransferModule(ManilaModule):
             if len(current.namesakes) != 1 or not transfer_gone(exc):
                 raise
             self.accepted_before = True
-            share = lookups.get_by_id(self.client, 'share', current.namesakes[0])
+            share = current.namesakes[0]
             self.warn('Transfer %s no longer exists: it was accepted, cancelled or has expired. '
                       '%s is the one share of that name in this project and is taken as the '
                       'share it handed over; give the share\'s ID to be exact.'
-                      % (p['id'], share_label(share or {'id': current.namesakes[0]})))
+                      % (p['id'], share_label(share)))
             return Found(share, shown={'id': p['id']})
         return Found(arrived() if arrived else None, shown=self.accepted_view())
 
