@@ -25,6 +25,13 @@ options:
         O(deletion_lock=false) with O(state=absent) lifts the locks and then deletes
         the share. A lock that another project set (an admin's) is only listed to
         admins; Manila still refuses the deletion.
+      - Such a lock is learnt from Manila's refusal, which names every lock. When
+        the deletion needs writes before it (O(delete_snapshots=true) with
+        snapshots, O(deletion_lock=false) with locks to lift), the share's deletion
+        is sent first, while they still hold it back, and a lock the task does not
+        lift ends the task there, naming its ID, before any snapshot is deleted or
+        any lock lifted. Check mode cannot know of such a lock, and
+        O(deletion_lock=false) with O(state=present) leaves it (no read shows it).
       - See the locks guide (docs/locks.md).
     type: bool
   lock_reason:

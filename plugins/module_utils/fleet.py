@@ -60,6 +60,9 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     brief as lock_brief,
     check_lock_input,
     plan_locks,
+    refusing_locks,
+    unseen_refusal,
+    unseen_words,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
     QuotaAPI,
@@ -628,7 +631,6 @@ class Fleet(object):
 
         self.steps(
             [i for i in items + purged if i.ok and i.plan is not None],
-            Step(run=self.send_locks, needed=lambda i: i.lock_change and not i.present),
             Step(run=self.send_share, needed=lambda i: i.plan.changed),
             Step(check=self.share_reached_goal, needed=lambda i: wait and i.wait_for is not None,
                  timed_out=self.timed_out(None)),
@@ -671,13 +673,69 @@ class Fleet(object):
             item.share = dict(self.shares.apply_update(share, plan),
                               export_locations=share.get('export_locations', []))
             item.wait_for = 'available' if plan.new_size else None
-        elif plan.action == SOFT_DELETE:
-            self.shares.soft_delete(share['id'])
-            item.share = None
-        elif plan.action == DELETE:
-            self.shares.delete(share['id'])
-            item.wait_for = GONE
+        elif plan.action in (DELETE, SOFT_DELETE):
+            return self.send_deletion(item)
         item.wrote = True
+
+    def send_deletion(self, item):
+        """The share's deletion (or its move to the recycle bin).  When the
+        task lifts its locks first, the deletion is sent before, while they
+        hold: Manila checks the delete locks of every project before anything
+        else and names them all, those no listing shows this user too.  A
+        refusal by the lifted locks alone goes on (lift, then the deletion);
+        one by a lock the task does not lift keeps the share (``keep_locked``),
+        before any write."""
+        if item.lock_change:
+            if self.deletion_sent(item, first=True):
+                return
+            self.send_locks(item)
+        self.deletion_sent(item)
+
+    def deletion_sent(self, item, first=False):
+        """Send the deletion; True when it is done with (taken, or the share
+        kept), False when ``first`` and refused for what the task does next."""
+        share_id = item.share['id']
+        try:
+            if item.plan.action == SOFT_DELETE:
+                self.shares.soft_delete(share_id)
+            else:
+                self.shares.delete(share_id)
+        except ManilaError as exc:
+            named = refusing_locks(exc)
+            if named is None:
+                if first and (isinstance(exc, NotFound) or exc.status in (400, 403, 409)):
+                    return False
+                raise
+            lifted = set(lock['id'] for lock in item.lock_plan.remove) if first else set()
+            if all(lock_id in lifted for lock_id in named):
+                return False
+            self.keep_locked(item, named)
+            return True
+        item.wrote = True
+        if item.plan.action == SOFT_DELETE:
+            item.share = None
+        else:
+            item.wait_for = GONE
+        return True
+
+    def keep_locked(self, item, named):
+        """A share whose deletion Manila refused for locks this task does not
+        lift (of another project: no listing shows them to this user): kept,
+        in ``kept_locked``, with a warning; not a failure."""
+        share = item.share
+        seen = [lock['id'] for lock in item.locks or []]
+        item.locks = list(item.locks or []) + unseen_words([x for x in named if x not in seen])
+        self.kept_locked.append(dict(id=share['id'], name=share.get('name'),
+                                     deletion_locks=[lock_brief(x) for x in item.locks]))
+        words = unseen_refusal(share_label(share), named, seen)
+        if item.purged:
+            self.client.warn('purge kept %s: it is locked against deletion (%s), by locks this '
+                             'user cannot see.' % (share_label(share), ', '.join(named)))
+        else:
+            self.client.warn('%s: kept: %s' % (item.where, words))
+        item.skipped = words
+        item.plan = plan_absent(None)
+        item.lock_plan = plan_locks(item.locks or [], None) if item.lock_plan is not None else None
 
     def send_locks(self, item):
         """The share's delete locks: removed before its deletion, created (or

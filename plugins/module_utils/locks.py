@@ -14,6 +14,14 @@ carries none; omitted: the locks are left as they are) and ``lock_reason``.
   refusal of a deletion (``absent_refusal``).
 - ``LockAPI``: the listing (one paged request for one share or for the
   whole project) and the writes, each through ``write_once``.
+- What a user cannot list: Manila shows a user the locks of the user's own
+  project only (an admin who asks for every project sees all), but refuses a
+  deletion for the locks of every project.  Its refusal names them all
+  ("Resource lock/s [ID, ...] prevent delete action.") and comes before any
+  other check of the deletion (status, replicas, snapshots), so a deletion
+  sent while the share still has the snapshots or the locks the task removes
+  first is refused whatever happens and tells which locks hold
+  (``refusing_locks``, ``ShareLockTask.send_deletion``).
 
 Manila puts a delete lock of its own on a share when an access rule of it is
 created with ``lock_deletion`` (its reason reads "Locked by access lock:
@@ -26,9 +34,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import CannotConverge
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
+    CannotConverge,
+    ManilaError,
+    NotFound,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
@@ -39,6 +53,10 @@ RULE_LOCK_PREFIX = 'Locked by access lock:'
 MAX_REASON = 1023
 # What the results show of a lock.
 FIELDS = ('id', 'lock_reason', 'user_id', 'project_id', 'lock_context', 'created_at')
+# Manila's refusal of an action on a share that delete locks hold (a 403 to a
+# deletion, a soft deletion or an unmanaging): it names every lock, of every
+# project.
+LOCK_REFUSAL = re.compile(r'Resource lock/s \[([^\]]*)\] prevent (\w+) action')
 # The actions of a plan (NOTHING from resource.py).
 CREATE = 'create'
 UPDATE = 'update'
@@ -190,6 +208,32 @@ def absent_refusal(label, locks, deletion_lock, action='delete'):
             'lock in the same task: deletion_lock=false with state=absent.' % (label, named))
 
 
+def refusing_locks(exc):
+    """The IDs of the locks that Manila's refusal ``exc`` names (None: ``exc``
+    is no refusal by locks)."""
+    match = LOCK_REFUSAL.search(getattr(exc, 'message', None) or str(exc))
+    if match is None:
+        return None
+    return [lock_id.strip() for lock_id in match.group(1).split(',') if lock_id.strip()]
+
+
+def unseen_words(ids):
+    """The locks of ``ids`` as the result shows them: only their IDs are known."""
+    return [dict((key, lock_id if key == 'id' else None) for key in FIELDS) for lock_id in ids]
+
+
+def unseen_refusal(label, ids, seen=()):
+    """Why a share is not deleted when Manila names locks this user does not list."""
+    unseen = [lock_id for lock_id in ids if lock_id not in set(seen)]
+    return ('%s is locked against deletion by %s this user cannot see: %s. Manila checks the '
+            'delete locks of every project but shows a user only those of the user\'s own '
+            'project (a lock set by an admin, a service or another project is not listed), '
+            'so the task learns of them only from Manila\'s refusal. Nothing was deleted. '
+            'Whoever set the lock can lift it; an admin sees and lifts every lock '
+            '(openkeel.manila.share with id, state=absent and deletion_lock=false).'
+            % (label, 'lock' if len(unseen) == 1 else 'locks', ', '.join(unseen or ids)))
+
+
 # -- calls ---------------------------------------------------------------------------
 
 class LockAPI(object):
@@ -310,6 +354,46 @@ class ShareLockTask(object):
     def guard_unmanage(self, share):
         """Before unmanaging ``share``: Manila's delete locks hold against it too."""
         self.guard_absent(share, 'unmanage')
+
+    def send_deletion(self, shares, share, soft=False, first=False):
+        """Send the share's deletion (``soft``: to the recycle bin) through
+        ``shares`` (a shares.ShareAPI); True when Manila took it.
+
+        ``first``: sent before the writes the deletion needs (its snapshots
+        deleted, the locks this task lifts), while they still hold it back.
+        Manila checks the delete locks of every project before anything else,
+        so its refusal names every lock, those this user cannot list too; a
+        refusal that names only the locks this task lifts, or that refuses for
+        another reason (the snapshots still there), returns False: the task
+        goes on.  A lock this task does not lift refuses the deletion
+        (CannotConverge naming it), first or not: then nothing was written."""
+        try:
+            if soft:
+                shares.soft_delete(share['id'])
+            else:
+                shares.delete(share['id'])
+            return True
+        except ManilaError as exc:
+            named = refusing_locks(exc)
+            if named is None:
+                if first and (isinstance(exc, NotFound) or exc.status in (400, 403, 409)):
+                    return False
+                raise
+            lifted = set(lock['id'] for lock in self.plan.remove) if (
+                first and self.plan is not None) else set()
+            if all(lock_id in lifted for lock_id in named):
+                return False
+            seen = [lock['id'] for lock in self.locks or []]
+            label = 'Share %s (%s)' % (share.get('name'), share['id'])
+            shown = [brief(x) for x in self.locks or []] + unseen_words(
+                x for x in named if x not in seen)
+            raise CannotConverge(unseen_refusal(label, named, seen), status=exc.status,
+                                 request_id=exc.request_id, result=dict(deletion_locks=shown))
+
+    @property
+    def lifts(self):
+        """Whether the task removes delete locks before the deletion."""
+        return self.plan is not None and bool(self.plan.remove)
 
     def before_delete(self, share_id):
         """The writes before the share's deletion: its locks removed."""

@@ -175,18 +175,26 @@ class ShareTask(ManilaModule):
 
     def apply_delete(self, plan, share):
         """The snapshots, then the share: deleted or soft-deleted, right after
-        its delete locks when the task lifts them."""
-        wait = self.params['wait']
-        if plan.snapshots:
-            SnapshotAPI(self.client, self.params['timeout']).delete_all(plan.snapshots)
-        if wait and plan.action != SOFT_DELETE:
-            share = self.shares.wait_if_busy(share)
-        self.locks.before_delete(share['id'])
-        if plan.action == SOFT_DELETE:
-            self.shares.soft_delete(share['id'])
-            return {}
-        self.shares.delete(share['id'])
-        if wait:
+        its delete locks when the task lifts them.  When writes come before
+        the share's own (snapshots, locks), the share's deletion is sent
+        first, while they still hold it back: Manila refuses it naming every
+        lock, those of other projects that no listing shows this user too,
+        and a lock the task does not lift ends the task before any write
+        (locks.ShareLockTask.send_deletion)."""
+        wait, soft = self.params['wait'], plan.action == SOFT_DELETE
+        sent = False
+        if (plan.snapshots or self.locks.lifts) and self.locks.api.supported():
+            sent = self.locks.send_deletion(self.shares, share, soft, first=True)
+            if sent:   # Manila took it at once: the snapshots were gone meanwhile
+                plan.snapshots = []
+        if not sent:
+            if plan.snapshots:
+                SnapshotAPI(self.client, self.params['timeout']).delete_all(plan.snapshots)
+            if wait and not soft:
+                share = self.shares.wait_if_busy(share)
+            self.locks.before_delete(share['id'])
+            self.locks.send_deletion(self.shares, share, soft)
+        if wait and not soft:
             self.shares.wait_gone(share)
         return {}
 

@@ -18,19 +18,40 @@ replicas, or not ``available``; ``check_transferable`` refuses the same before
 any write, with the reason, from what the share's own view shows.  A share with
 a mount point name that embeds its project ID (API 2.84, Manila's default
 prefix) is refused by Manila as well, but no share view shows that name: Manila's
-own refusal of the create is reworded instead (nothing has changed then).
+own refusal of the create is reworded instead (nothing has changed then, unless
+``replace`` cancelled an open transfer first: the words say so).
+
+Manila also refuses an offer while a snapshot of the share is not available;
+that needs a listing of the snapshots, read only before a cancel (``replace``),
+which the refusal would otherwise follow.  Manila hands a share over with its
+delete locks (API 2.81): they stay in the source project, where the new owner
+can neither list nor lift them, and they refuse the new owner's deletion; an
+offer of a share with delete locks is refused before any write
+(``check_offer``), naming them.  A lock that the source cannot list (an
+admin's, another project's) cannot be known before the offer.
+
+The destination cannot read a transfer before it accepts it (Manila shows a
+transfer to its source project only) nor after (Manila deletes it then): only
+the share tells an accept that is done, and only by its ID (``share_arrived``).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
+    LockAPI,
+    lock_words,
+    oldest_first,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 
 FEATURE = 'share_transfers'
 AWAITING = 'awaiting_transfer'
@@ -74,17 +95,55 @@ def check_transferable(share):
                            % (share_label(share), '; '.join(reasons)))
 
 
-def reworded_create_refusal(share, exc):
-    """Manila's 400 to a create, in words that say what to do."""
+def locks_refusal(share, locks):
+    """Why an offer of ``share`` with its delete ``locks`` is refused (None: no locks)."""
+    if not locks:
+        return None
+    return ('share: %s is locked against deletion: %s. A transfer would hand it over with '
+            'its locks, which stay in this project: the new owner could neither see nor lift '
+            'them, nor delete the share. Lift them first (openkeel.manila.share with '
+            'deletion_lock=false; the lock of an access rule goes with the rule, '
+            'openkeel.manila.share_access), then offer the share. Nothing was changed.'
+            % (share_label(share), '; '.join(lock_words(lock) for lock in oldest_first(locks))))
+
+
+def snapshots_refusal(share, snapshots, transfers):
+    """Why ``replace`` cancels nothing: a snapshot that is not available makes
+    Manila refuse the new transfer (None: every snapshot is available)."""
+    stuck = [s for s in snapshots if s.get('status') != 'available']
+    if not stuck:
+        return None
+    return ('share: %s cannot be offered again: Manila transfers a share only when all its '
+            'snapshots are available, and %s %s. Nothing was changed: transfer %s is still '
+            'open (replace=true cancels it only when a new one can be made).' % (
+                share_label(share), 'snapshot' if len(stuck) == 1 else 'snapshots',
+                ', '.join('%s (%s) is %s' % (s.get('name'), s['id'], s.get('status'))
+                          for s in stuck), ', '.join(t['id'] for t in transfers)))
+
+
+def reworded_create_refusal(share, exc, cancelled=()):
+    """Manila's 400 to a create, in words that say what to do (and, after the
+    cancel of ``cancelled`` transfers, what was changed)."""
     message = exc.message or str(exc)
+    done = 'Nothing was changed.'
+    if cancelled:
+        done = ('Transfer %s of the share was cancelled before (replace=true), so the share is '
+                'available in this project again, without an open transfer.'
+                % ', '.join(cancelled))
     if 'mount_point_name' in message:
         return InvalidInput(
             'share: %s cannot be transferred: it has a mount point name that holds its '
-            'project ID (Manila refused: %s). Nothing was changed.' % (share_label(share), message),
+            'project ID (Manila refused: %s). %s' % (share_label(share), message, done),
             status=exc.status, request_id=exc.request_id)
-    return InvalidInput('share: Manila refused to transfer %s: %s. Nothing was changed.'
-                        % (share_label(share), message.rstrip('.')),
+    return InvalidInput('share: Manila refused to transfer %s: %s. %s'
+                        % (share_label(share), message.rstrip('.'), done),
                         status=exc.status, request_id=exc.request_id)
+
+
+def transfer_gone(exc):
+    """Whether Manila's refusal of an accept says the transfer does not exist."""
+    lowered = (exc.message or str(exc)).lower()
+    return exc.status == 404 or 'could not be found' in lowered or 'not found' in lowered
 
 
 def reworded_accept_refusal(transfer_id, exc):
@@ -94,7 +153,7 @@ def reworded_accept_refusal(transfer_id, exc):
     if 'auth key' in lowered or 'auth_key' in lowered:
         text = ('auth_key does not match transfer %s (Manila: %s). Nothing was changed.'
                 % (transfer_id, message))
-    elif 'could not be found' in lowered or 'not found' in lowered:
+    elif transfer_gone(exc):
         text = ('id: transfer %s does not exist: it was accepted, cancelled or has expired '
                 '(Manila: %s). Give the share as share= so that a run after the accept '
                 'finds it in this project.' % (transfer_id, message))
@@ -119,6 +178,34 @@ class TransferAPI(object):
                                 feature=FEATURE).get('transfers', [])
         return [t for t in found if t.get('resource_id') == share_id and not t.get('accepted')]
 
+    def check_offer(self, share, replacing=()):
+        """Before any write of an offer of ``share``: refuse it when it has
+        delete locks (API 2.81+: one listing), and, before the cancel of the
+        ``replacing`` transfers, when a snapshot of it is not available (one
+        listing): Manila would refuse the new transfer after the cancel."""
+        locks = LockAPI(self.client)
+        if locks.supported():
+            refusal = locks_refusal(share, locks.for_share(share))
+            if refusal:
+                raise InvalidInput(refusal)
+        if replacing:
+            refusal = snapshots_refusal(share, SnapshotAPI(self.client).list_for_share(
+                share['id']), replacing)
+            if refusal:
+                raise InvalidInput(refusal)
+
+    def share_arrived(self, name_or_id, owned_here, before=()):
+        """The share an accept brought to this project: by ID, or the one of
+        that name in this project that was not among ``before`` (IDs); None
+        when there is none, or no single one."""
+        if lookups.looks_like_uuid(name_or_id):
+            share = lookups.get_by_id(self.client, 'share', name_or_id)
+            if share is not None:
+                return share if owned_here(share) else None
+        new = [s for s in lookups.list_by_name(self.client, 'share', name_or_id)
+               if owned_here(s) and s['id'] not in before]
+        return new[0] if len(new) == 1 else None
+
     def get(self, transfer_id):
         try:
             return self.client.get('share-transfers/%s' % transfer_id,
@@ -126,7 +213,7 @@ class TransferAPI(object):
         except NotFound:
             return None
 
-    def create(self, share, name=None):
+    def create(self, share, name=None, cancelled=()):
         """Create a transfer of ``share``: the transfer with its ``auth_key``.
 
         Through ``write_once``: after a lost answer or a 5xx, a transfer of the
@@ -149,7 +236,7 @@ class TransferAPI(object):
                                           % share['id'])
         except ManilaError as exc:
             if exc.status == 400:
-                raise reworded_create_refusal(share, exc)
+                raise reworded_create_refusal(share, exc, cancelled)
             raise
 
     def accept(self, transfer_id, auth_key, clear_access_rules=False, owned=None):

@@ -22,14 +22,29 @@ description:
     returned without it, with a warning. O(replace=true) then cancels that
     transfer and creates a new one, so that the task returns a key.
   - V(accepted), with the credentials of the destination project, accepts the
-    transfer O(id) with O(auth_key). With O(share) given, the task is ok
-    without any write when that share already belongs to this project.
+    transfer O(id) with O(auth_key). With O(share) given by its ID, the task is
+    ok without any write when that share already belongs to this project.
+  - O(share) given by its name cannot tell whether a share of that name in this
+    project is the one the transfer brings (the destination can read the
+    transfer neither before nor after the accept), so the accept is always
+    sent. When Manila answers that the transfer is gone (accepted before,
+    cancelled, expired) and this project has exactly one share of that name,
+    the task is ok without a change and warns that it takes that share as the
+    one handed over; otherwise it fails. Give the ID to be exact.
   - V(absent) cancels the transfer O(id), or every open transfer of O(share),
     in the source project; the share is available there again.
   - A share Manila does not hand over (on a share network, in a share group,
     with replicas, in the recycle bin, not available) is refused before any
     write, with the reason. A mount point name that holds the project ID (API
     2.84) is not shown by Manila; its refusal of the create is reworded.
+  - A share with delete locks (API 2.81+) is refused before any write, naming
+    each lock, since Manila would hand it over with its locks, which the new owner
+    can neither see nor lift. A lock the source project cannot list (an
+    admin's) cannot be known before the offer.
+  - With O(replace=true), the share's snapshots are read before the cancel,
+    and nothing is cancelled while one is not available (Manila would refuse
+    the new transfer). A refusal of the new transfer after the cancel fails
+    with C(changed=true), saying that the old transfer was cancelled.
   - The action plugin of this module hides the whole task result from the
     output at every verbosity when it carries an RV(auth_key), as if the task
     had C(no_log) (a registered variable still holds the key for the next
@@ -53,6 +68,8 @@ options:
       - Name or ID of the share. Required with V(present); with V(accepted), the
         share the transfer hands over (optional; lets a second run find it in
         this project).
+      - With V(accepted), only an ID tells the share exactly; a name sends the
+        accept on every run (see the description).
     type: str
   id:
     description: ID of the transfer (required with V(accepted)).
@@ -67,6 +84,8 @@ options:
     description:
       - With V(present), cancel a transfer of the share that exists already
         (its key cannot be read again) and create a new one.
+      - The share's snapshots are read first; while one is not available
+        nothing is cancelled.
     type: bool
     default: false
   clear_access_rules:
@@ -166,6 +185,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
     AWAITING,
     TransferAPI,
     check_transferable,
+    transfer_gone,
     view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
@@ -183,11 +203,13 @@ def share_view(share):
 class Found(object):
     """What the task acts on: the share (None: not named, or not found), the
     transfers of it that the task found (to cancel, or already offered), the
-    transfer its result shows (``shown``; by default the first of those) and
-    the key of a transfer it created."""
+    transfer its result shows (``shown``; by default the first of those), the
+    key of a transfer it created and, for an accept of a share named by its
+    name, this project's shares of that name before it (``namesakes``)."""
 
-    def __init__(self, share, transfers=(), shown=None, auth_key=None):
+    def __init__(self, share, transfers=(), shown=None, auth_key=None, namesakes=()):
         self.share = share
+        self.namesakes = list(namesakes)
         self.transfers = list(transfers)
         self.shown = shown if shown is not None else (
             view(self.transfers[0]) if self.transfers else {})
@@ -210,6 +232,7 @@ class ShareTransferModule(ManilaModule):
                      ('state', 'absent', ['share', 'id'], True)],
     )
     has_diff = False   # a transfer has no settings to compare
+    accepted_before = False   # an accept by name found the transfer gone and the share here
 
     def run(self):
         self.validate_input()
@@ -268,15 +291,16 @@ class ShareTransferModule(ManilaModule):
                       'key of the task that created it, or replace=true to cancel it and '
                       'make a new one.' % (share_label(current.share), current.transfers[0]['id']))
             return Plan(NOTHING)
-        if not current.transfers:
-            check_transferable(current.share)
+        check_transferable(current.share)
+        self.api.check_offer(current.share, current.transfers)
         return Plan(CREATE)
 
     def apply_create(self, _plan, current):
         share = current.share
         for old in current.transfers:
             self.api.delete(old['id'])
-        created = self.api.create(share, self.params['name'] or share.get('name'))
+        created = self.api.create(share, self.params['name'] or share.get('name'),
+                                  [old['id'] for old in current.transfers])
         auth_key = created.get('auth_key')
         if not auth_key:
             return self.fail('Manila made transfer %s of %s, but its answer, which alone '
@@ -291,8 +315,14 @@ class ShareTransferModule(ManilaModule):
         return {'id': self.params['id'], 'accepted': True}
 
     def find_accepted(self):
-        share = lookups.find(self.client, 'share', self.params['share']) if self.params['share'] else None
-        return Found(share, shown=self.accepted_view())
+        """The share by its ID; by a name, only this project's shares of that
+        name (none of them may be the one the transfer brings)."""
+        named = self.params['share']
+        share = lookups.get_by_id(self.client, 'share', named) if (
+            named and lookups.looks_like_uuid(named)) else None
+        namesakes = [s for s in lookups.list_by_name(self.client, 'share', named)
+                     if self.owned_here(s)] if named and share is None else []
+        return Found(share, shown=self.accepted_view(), namesakes=namesakes)
 
     def plan_accepted(self, current):
         if current.share is not None and self.owned_here(current.share):
@@ -300,22 +330,28 @@ class ShareTransferModule(ManilaModule):
         return Plan(ACCEPT)
 
     def apply_accept(self, _plan, current):
+        """The accept; by a name, a transfer Manila no longer has, with one
+        share of that name here, is taken as accepted before (a warning)."""
         p = self.params
-        share = None
-        named = (current.share or {}).get('id') or p['share']
-        owned = self.owned_share(named) if p['share'] else None
-        self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], owned)
-        if p['share']:
-            share = lookups.find(self.client, 'share', named)
-        return Found(share, shown=self.accepted_view())
+        before = [s['id'] for s in current.namesakes]
+        arrived = (lambda: self.api.share_arrived(p['share'], self.owned_here, before)) \
+            if p['share'] else None
+        try:
+            self.api.accept(p['id'], p['auth_key'], p['clear_access_rules'], arrived)
+        except InvalidInput as exc:
+            if len(current.namesakes) != 1 or not transfer_gone(exc):
+                raise
+            self.accepted_before = True
+            share = current.namesakes[0]
+            self.warn('Transfer %s no longer exists: it was accepted, cancelled or has expired. '
+                      '%s is the one share of that name in this project and is taken as the '
+                      'share it handed over; give the share\'s ID to be exact.'
+                      % (p['id'], share_label(share)))
+            return Found(share, shown={'id': p['id']})
+        return Found(arrived() if arrived else None, shown=self.accepted_view())
 
-    def owned_share(self, name_or_id):
-        """What ``write_once`` looks for after an accept's lost answer: the share,
-        once it is in this project."""
-        def observe():
-            found = lookups.find(self.client, 'share', name_or_id)
-            return found if found is not None and self.owned_here(found) else None
-        return observe
+    def applied_changes(self, plan):
+        return not self.accepted_before
 
     def owned_here(self, share):
         """Whether ``share`` belongs to the task's project (Manila shows public

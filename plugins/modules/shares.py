@@ -158,6 +158,12 @@ options:
           - As O(openkeel.manila.share#module:deletion_lock) (API 2.81+) - a Manila delete
             lock as desired state; V(absent) on a locked share fails before any write
             unless it says V(false). O(purge) never deletes a locked share (RV(kept_locked)).
+          - A share whose deletion Manila refuses for a lock this user cannot list (an
+            admin's, another project's) is kept, by O(purge) and by V(absent) alike; it is
+            in RV(kept_locked), its result is RV(shares[].skipped) with the reason, and it
+            does not fail. With V(false), the share's deletion is sent first, while its
+            locks hold it back, so that such a lock lifts nothing. Check mode cannot know
+            of such a lock.
         type: bool
       lock_reason:
         description: Why the share is locked, with O(shares[].deletion_lock=true).
@@ -331,6 +337,8 @@ shares:
       description:
         - Whether this share was left untouched because it carries O(marker)'s
           key with another value (another task owns it).
+        - Also true for a share with V(absent) kept because Manila refused its
+          deletion for a delete lock this user cannot list (RV(kept_locked)).
       type: bool
     msg:
       description: Why it did not converge, or why it was skipped.
@@ -347,7 +355,11 @@ purged:
   type: list
   elements: dict
 kept_locked:
-  description: The shares O(purge) kept because they are locked, with C(id), C(name), C(deletion_locks).
+  description:
+    - The shares O(purge) kept because they are locked, with C(id), C(name), C(deletion_locks).
+    - Also the shares (purged or with V(absent)) whose deletion Manila refused for locks
+      this user cannot list; of those locks, C(deletion_locks) shows the C(id) only
+      (Manila names no more of them).
   returned: unless the input was refused before any request
   type: list
   elements: dict

@@ -187,6 +187,9 @@ def test_a_deleted_share_shows_nothing_after_even_with_its_lock_lifted(monkeypat
         ('GET', BY_NAME, ok({'shares': [SHARE]})),
         share_locks(SHARE_ID, LOCK),
         NO_SNAPSHOTS,
+        # the deletion first, while the lock holds: Manila names every lock (issue 36)
+        ('DELETE', ONE, ok({'forbidden': {'code': 403, 'message': (
+            'Resource lock/s [%s] prevent delete action.' % LOCK_ID)}}, status=403)),
         ('DELETE', '/v2/resource-locks/' + LOCK_ID, ok(status=204)),
         ('DELETE', ONE, ok(status=202)),
         ('GET', ONE, GONE),
@@ -304,6 +307,9 @@ def test_the_wait_for_the_snapshots_deleted_first_keeps_the_task_timeout(monkeyp
         ('GET', BY_NAME, ok({'shares': [SHARE]})),
         share_locks(SHARE_ID),
         ('GET', SNAPSHOTS_OF_SHARE, ok({'snapshots': [SNAPSHOT], 'count': 1})),
+        # the share's deletion first, refused for its snapshot: no lock holds it (issue 36)
+        ('DELETE', '/v2/shares/' + SHARE_ID, ok({'forbidden': {
+            'code': 403, 'message': 'Share still has 1 dependent snapshots.'}}, status=403)),
         ('DELETE', '/v2/snapshots/' + SNAP_ID, ok(status=202)),
         expect('GET', '/v2/snapshots/' + SNAP_ID, ok({'snapshot': deleting}), takes=6),
         ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3'
@@ -313,7 +319,8 @@ def test_the_wait_for_the_snapshots_deleted_first_keeps_the_task_timeout(monkeyp
     assert outcome.result['msg'].startswith(
         'Snapshot nightly (%s) is still deleting after 5 seconds (waiting for gone); raise '
         '"timeout" or check the service.' % SNAP_ID)
-    assert [c.method for c in session.writes()] == ['DELETE']
+    # the refused deletion of the share (Manila took nothing), then the snapshot's
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + SHARE_ID, '/v2/snapshots/' + SNAP_ID]
 
 
 def test_without_wait_a_namesake_another_task_made_at_rest_is_adopted(monkeypatch):

@@ -726,12 +726,15 @@ def test_absent_with_deletion_lock_false_lifts_then_deletes(monkeypatch):
         entry(1, state='absent', deletion_lock=False)]}, [
         listing(share(1)),
         share_locks(None, lock_of(1)),
+        # the deletion first, while the lock holds: Manila names every lock (issue 36)
+        ('DELETE', '/v2/shares/' + uuid(1), locked_by('lock-1')),
         ('DELETE', '/v2/resource-locks/lock-1', ScriptedResponse(204)),
         ('DELETE', '/v2/shares/' + uuid(1), ScriptedResponse(202)),
         listing(),
     ])
     assert not isinstance(outcome, Fail), outcome.result
-    assert [c.path for c in session.writes()] == ['/v2/resource-locks/lock-1', '/v2/shares/' + uuid(1)]
+    assert [c.path for c in session.writes()] == [
+        '/v2/shares/' + uuid(1), '/v2/resource-locks/lock-1', '/v2/shares/' + uuid(1)]
     assert outcome.result['shares'][0]['changes'] == ['deletion lock lifted', 'deleted']
 
 
@@ -876,3 +879,61 @@ def test_a_rule_to_replace_is_allowed_again_once_its_denial_has_settled_without_
     result = outcome.result
     assert not isinstance(outcome, Fail), result
     assert [list(b) for b in session.bodies('POST')] == [['deny_access'], ['allow_access']]
+
+
+# -- locks this user cannot list (issue 36) --------------------------------------------
+# Manila lists a member's own project's locks only, but refuses a deletion for the
+# locks of every project, naming them all, before any other check of the deletion.
+
+def locked_by(*ids):
+    """Manila's 403 to a share's deletion that delete locks hold."""
+    return ScriptedResponse(403, {'forbidden': {'code': 403, 'message': (
+        'Resource lock/s [%s] prevent delete action.' % ', '.join(ids))}})
+
+
+def test_purge_keeps_a_share_locked_by_a_lock_it_cannot_list(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, access_rules=None)], 'marker': MARKER,
+                                         'purge': True}, [
+        listing(share(1), share(3, name='old')),
+        share_locks(),
+        rules_of(1), exports_of(1),
+        ('DELETE', '/v2/shares/' + uuid(3), locked_by('hidden-3')),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is False and result['purged'] == []
+    assert [(k['id'], k['name']) for k in result['kept_locked']] == [(uuid(3), 'old')]
+    assert [x['id'] for x in result['kept_locked'][0]['deletion_locks']] == ['hidden-3']
+    assert any('purge kept' in w and 'hidden-3' in w for w in result['warnings'])
+
+
+def test_absent_keeps_a_share_locked_by_a_lock_it_cannot_list(monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(2, state='absent')]}, [
+        listing(share(2)),
+        share_locks(),
+        ('DELETE', '/v2/shares/' + uuid(2), locked_by('hidden-2')),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert result['changed'] is False
+    kept = result['shares'][0]
+    assert kept['failed'] is False and kept['skipped'] is True and kept['changed'] is False
+    assert 'hidden-2' in kept['msg'] and 'cannot see' in kept['msg']
+    assert kept['share']['id'] == uuid(2)
+    assert [x['id'] for x in kept['deletion_locks']] == ['hidden-2']
+    assert [k['id'] for k in result['kept_locked']] == [uuid(2)]
+
+
+def test_absent_lifting_sends_the_deletion_first_and_lifts_nothing_for_a_lock_it_cannot_list(
+        monkeypatch):
+    outcome, session = run(monkeypatch, {'shares': [entry(1, state='absent', deletion_lock=False)]}, [
+        listing(share(1)),
+        share_locks(None, lock_of(1)),
+        ('DELETE', '/v2/shares/' + uuid(1), locked_by('lock-1', 'hidden-1')),
+    ])
+    result = outcome.result
+    assert not isinstance(outcome, Fail), result
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + uuid(1)]
+    assert result['changed'] is False
+    assert [x['id'] for x in result['kept_locked'][0]['deletion_locks']] == ['lock-1', 'hidden-1']
+    assert result['shares'][0]['skipped'] is True

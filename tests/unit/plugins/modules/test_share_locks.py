@@ -132,11 +132,14 @@ def test_absent_on_a_locked_share_is_refused_naming_the_lock(monkeypatch):
 def test_absent_with_deletion_lock_false_lifts_the_lock_then_deletes(monkeypatch):
     outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
         BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS,
+        # the deletion first, while the lock holds: Manila names every lock (issue 36)
+        ('DELETE', '/v2/shares/' + SHARE_ID, locked_by(LOCK_ID)),
         ('DELETE', '/v2/resource-locks/' + LOCK_ID, ScriptedResponse(204)),
         ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
         ('GET', '/v2/shares/' + SHARE_ID, GONE)])
     assert not isinstance(outcome, Fail), outcome.result
     assert [(c.method, c.path) for c in session.writes()] == [
+        ('DELETE', '/v2/shares/' + SHARE_ID),
         ('DELETE', '/v2/resource-locks/' + LOCK_ID), ('DELETE', '/v2/shares/' + SHARE_ID)]
     assert outcome.result['deletion_locks'] == []
 
@@ -302,3 +305,78 @@ def test_absent_of_a_share_in_the_recycle_bin_reads_no_locks(monkeypatch):
     assert outcome.result['changed'] is True
     assert session.requests() == ['GET /', 'GET /v2/shares/' + SHARE_ID,
                                   'GET ' + NO_SNAPSHOTS[1]]
+
+
+# -- locks this user cannot list (issue 36) ------------------------------------------
+# Manila lists a member's own project's locks only, but refuses a deletion for the
+# locks of every project, naming them all, before any other check of the deletion.
+HIDDEN_ID = '99999999-0000-0000-0000-0000000000ad'
+SNAP_ID = 'aaaaaaaa-0000-0000-0000-000000000002'
+SNAP = {'id': SNAP_ID, 'name': 'tuesday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1,
+        'created_at': '2026-12-01T10:00:00.000000', 'description': None}
+ONE_SNAPSHOT = (NO_SNAPSHOTS[0], NO_SNAPSHOTS[1], ScriptedResponse(200, {'snapshots': [SNAP], 'count': 1}))
+
+
+def locked_by(*ids):
+    """Manila's 403 to a share's deletion that delete locks hold."""
+    return ScriptedResponse(403, {'forbidden': {'code': 403, 'message': (
+        'Resource lock/s [%s] prevent delete action.' % ', '.join(ids))}})
+
+
+def test_delete_snapshots_first_asks_manila_and_a_lock_it_names_deletes_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'delete_snapshots': True}, [
+        BY_NAME, share_locks(SHARE_ID), ONE_SNAPSHOT,
+        ('DELETE', '/v2/shares/' + SHARE_ID, locked_by(HIDDEN_ID))])
+    assert isinstance(outcome, Fail)
+    assert not outcome.result.get('changed') and 'accepted_writes' not in outcome.result
+    assert [(c.method, c.path) for c in session.writes()] == [('DELETE', '/v2/shares/' + SHARE_ID)]
+    assert outcome.result['msg'].startswith(
+        'Share data (%s) is locked against deletion by lock this user cannot see: %s.' % (
+            SHARE_ID, HIDDEN_ID))
+    assert 'Nothing was deleted' in outcome.result['msg']
+    assert [x['id'] for x in outcome.result['deletion_locks']] == [HIDDEN_ID]
+
+
+def test_delete_snapshots_goes_on_when_manila_refuses_the_share_for_its_snapshots(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'delete_snapshots': True}, [
+        BY_NAME, share_locks(SHARE_ID), ONE_SNAPSHOT,
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(403, {'forbidden': {
+            'code': 403, 'message': 'Share still has 1 dependent snapshots.'}})),
+        ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
+        ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE)])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['changed'] is True
+    assert [s['id'] for s in outcome.result['deleted_snapshots']] == [SNAP_ID]
+
+
+def test_lifting_first_asks_manila_and_a_lock_of_another_project_lifts_nothing(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS,
+        ('DELETE', '/v2/shares/' + SHARE_ID, locked_by(LOCK_ID, HIDDEN_ID))])
+    assert isinstance(outcome, Fail)
+    assert not outcome.result.get('changed') and 'accepted_writes' not in outcome.result
+    assert [c.path for c in session.writes()] == ['/v2/shares/' + SHARE_ID]
+    assert HIDDEN_ID in outcome.result['msg'] and LOCK_ID not in outcome.result['msg']
+    assert [x['id'] for x in outcome.result['deletion_locks']] == [LOCK_ID, HIDDEN_ID]
+
+
+def test_a_refusal_by_the_locks_the_task_lifts_goes_on(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent', 'deletion_lock': False}, [
+        BY_NAME, share_locks(SHARE_ID, LOCK), NO_SNAPSHOTS,
+        ('DELETE', '/v2/shares/' + SHARE_ID, locked_by(LOCK_ID)),
+        ('DELETE', '/v2/resource-locks/' + LOCK_ID, ScriptedResponse(204)),
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),
+        ('GET', '/v2/shares/' + SHARE_ID, GONE)])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['deletion_locks'] == []
+
+
+def test_a_deletion_refused_by_a_lock_nobody_listed_says_so(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'state': 'absent'}, [
+        BY_NAME, share_locks(SHARE_ID), NO_SNAPSHOTS,
+        ('DELETE', '/v2/shares/' + SHARE_ID, locked_by(HIDDEN_ID))])
+    assert isinstance(outcome, Fail)
+    assert not outcome.result.get('changed') and 'accepted_writes' not in outcome.result
+    assert 'cannot see' in outcome.result['msg'] and 'policy' not in outcome.result['msg']

@@ -387,6 +387,10 @@ def test_delete_snapshots_deletes_waits_then_deletes_the_share(monkeypatch):
         ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
         share_locks(SHARE_ID),
         snaps(SNAP),
+        # the share's deletion first, while its snapshots hold it back: Manila checks
+        # every project's delete locks before them (issue 36)
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(403, {'forbidden': {
+            'code': 403, 'message': 'Share still has 1 dependent snapshots.'}})),
         ('DELETE', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(202)),
         ('GET', '/v2/snapshots/' + SNAP_ID, ScriptedResponse(200, {'snapshot': dict(SNAP, status='deleting')})),
         ('GET', '/v2/snapshots/' + SNAP_ID, GONE),
@@ -408,6 +412,10 @@ def test_delete_snapshots_deletes_every_snapshot_past_a_capped_page(monkeypatch)
         share_locks(SHARE_ID),
         ('GET', counted % 0, ScriptedResponse(200, {'snapshots': three[:2], 'count': 3})),
         ('GET', counted % 2, ScriptedResponse(200, {'snapshots': three[2:], 'count': 3})),
+        # the share's deletion first, while its snapshots hold it back: Manila checks
+        # every project's delete locks before them (issue 36)
+        ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(403, {'forbidden': {
+            'code': 403, 'message': 'Share still has 3 dependent snapshots.'}})),
     ] + [('DELETE', '/v2/snapshots/' + s['id'], ScriptedResponse(202)) for s in three]
       + [('GET', '/v2/snapshots/' + s['id'], GONE) for s in three] + [
         ('DELETE', '/v2/shares/' + SHARE_ID, ScriptedResponse(202)),

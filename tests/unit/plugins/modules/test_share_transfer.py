@@ -26,6 +26,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import Inva
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     ScriptedResponse,
     expect,
+    share_locks,
 )
 
 SHARE_ID = '11111111-2222-3333-4444-555555555555'
@@ -46,6 +47,8 @@ CREATED = dict(TRANSFER, auth_key=KEY)
 BY_NAME = ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]}))
 LIST = ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
         ScriptedResponse(200, {'transfers': [TRANSFER]}))
+# An offer reads the share's delete locks first (API 2.81+; issue 36): none here.
+NO_LOCKS = share_locks(SHARE_ID)
 
 
 def by_name(share):
@@ -70,7 +73,7 @@ def run(monkeypatch, args, exchanges, max_version='2.99', check_mode=False, proj
 
 def test_offer_creates_one_transfer_and_returns_its_key(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME,
+        BY_NAME, NO_LOCKS,
         expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': CREATED}),
                body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
         by_id(WAITING),
@@ -87,7 +90,7 @@ def test_a_transfer_has_no_diff_even_in_diff_mode(monkeypatch):
     # diff_mode support none: the converge template gives no diff (has_diff)
     def prepare(client, _session):
         client.token_project = lambda: {'id': SOURCE, 'name': SOURCE, 'roles': []}
-    outcome, session = run_scripted(monkeypatch, share_transfer, {'share': 'data'}, [BY_NAME],
+    outcome, session = run_scripted(monkeypatch, share_transfer, {'share': 'data'}, [BY_NAME, NO_LOCKS],
                                     check_mode=True, diff=True, prepare=prepare)
     assert outcome.result['changed'] is True and outcome.result['transfer'] == {}
     assert 'diff' not in outcome.result
@@ -95,7 +98,7 @@ def test_a_transfer_has_no_diff_even_in_diff_mode(monkeypatch):
 
 
 def test_offer_check_mode_reads_only(monkeypatch):
-    result, session = run(monkeypatch, {'share': 'data'}, [BY_NAME], check_mode=True,
+    result, session = run(monkeypatch, {'share': 'data'}, [BY_NAME, NO_LOCKS], check_mode=True,
                           project=SOURCE)
     assert result['changed'] is True
     assert session.writes() == []
@@ -115,7 +118,7 @@ def test_an_existing_transfer_is_found_without_a_key_and_a_warning(monkeypatch):
 def test_replace_cancels_the_existing_transfer_and_makes_a_new_one(monkeypatch):
     new = dict(CREATED, id='new-transfer')
     result, session = run(monkeypatch, {'share': 'data', 'replace': True}, [
-        by_name(WAITING), LIST,
+        by_name(WAITING), LIST, NO_LOCKS, snapshots(SNAP),
         expect('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
         expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': new}),
                body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
@@ -163,7 +166,7 @@ def test_the_mount_point_name_refusal_of_manila_is_reworded(monkeypatch):
         'Invalid: Share data has a custom mount_point_name p-source_data. This has the '
         'project_id encoded in it.')}})
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME, ('POST', '/v2/share-transfers', refusal)], project=SOURCE, fails=True)
+        BY_NAME, NO_LOCKS, ('POST', '/v2/share-transfers', refusal)], project=SOURCE, fails=True)
     assert 'mount point name that holds its project ID' in result['msg']
     assert 'Nothing was changed' in result['msg']
     assert result.get('changed') is not True
@@ -267,7 +270,7 @@ def test_bad_combinations_before_any_request(monkeypatch, args, words):
 
 def test_an_offer_whose_answer_was_a_5xx_is_found_and_its_lost_key_said(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME,
+        BY_NAME, NO_LOCKS,
         ('POST', '/v2/share-transfers', ScriptedResponse(503, {})),
         LIST,
     ], project=SOURCE, fails=True)
@@ -307,7 +310,7 @@ def test_the_mount_point_name_refusal_is_worded_exactly(monkeypatch):
     message = ('Invalid: Share data has a custom mount_point_name p-source_data. This has the '
                'project_id encoded in it.')
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, message))],
+        BY_NAME, NO_LOCKS, ('POST', '/v2/share-transfers', refusal(400, message))],
         project=SOURCE, fails=True)
     assert result['msg'] == (
         'share: %s cannot be transferred: it has a mount point name that holds its project ID '
@@ -317,7 +320,7 @@ def test_the_mount_point_name_refusal_is_worded_exactly(monkeypatch):
 @pytest.mark.parametrize('message', ['Share data is busy', 'Share data is busy.'])
 def test_any_other_refusal_of_the_create_is_passed_on_with_the_share(monkeypatch, message):
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME, ('POST', '/v2/share-transfers', refusal(400, message))],
+        BY_NAME, NO_LOCKS, ('POST', '/v2/share-transfers', refusal(400, message))],
         project=SOURCE, fails=True)
     assert result['msg'] == (
         'share: Manila refused to transfer %s: Share data is busy. Nothing was changed.' % LABEL)
@@ -326,7 +329,7 @@ def test_any_other_refusal_of_the_create_is_passed_on_with_the_share(monkeypatch
 
 def test_an_offer_that_a_5xx_left_unmade_is_sent_once_more(monkeypatch):
     result, session = run(monkeypatch, {'share': 'data'}, [
-        BY_NAME,
+        BY_NAME, NO_LOCKS,
         ('POST', '/v2/share-transfers', UNAVAILABLE),
         ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
          ScriptedResponse(200, {'transfers': []})),
@@ -344,6 +347,7 @@ def test_a_listing_shows_no_open_transfer_in_an_accepted_one_or_that_of_another_
         by_name(WAITING),
         ('GET', '/v2/share-transfers/detail?resource_id=' + SHARE_ID,
          ScriptedResponse(200, {'transfers': [accepted, another]})),
+        NO_LOCKS,
         expect('POST', '/v2/share-transfers', ScriptedResponse(202, {'transfer': CREATED}),
                body={'transfer': {'share_id': SHARE_ID, 'name': 'data'}}),
         by_id(WAITING),
@@ -424,3 +428,91 @@ def test_a_cancel_answered_with_a_5xx_of_a_transfer_still_shown_is_sent_once_mor
     ], project=SOURCE)
     assert result['changed'] is True
     assert [w.method for w in session.writes()] == ['DELETE', 'DELETE']
+
+
+# -- issue 36: what an offer and an accept know before a write -------------------------
+LOCK = {'id': 'lock-1', 'resource_id': SHARE_ID, 'resource_type': 'share',
+        'resource_action': 'delete', 'lock_reason': 'payroll', 'user_id': 'u1',
+        'project_id': SOURCE, 'lock_context': 'user', 'created_at': '2026-12-01T10:00:00'}
+SNAPSHOTS = ('/v2/snapshots/detail?share_id=%s&all_tenants=1&with_count=true&limit=1000&offset=0'
+             % SHARE_ID)
+SNAP = {'id': 'snap-1', 'name': 'monday', 'share_id': SHARE_ID, 'status': 'available', 'size': 1}
+OTHER = dict(SHARE, id='22222222-2222-3333-4444-555555555555', project_id=DEST)
+
+
+def snapshots(*found):
+    return ('GET', SNAPSHOTS, ScriptedResponse(200, {'snapshots': list(found), 'count': len(found)}))
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_an_offer_of_a_share_with_delete_locks_is_refused_before_any_write(monkeypatch, check_mode):
+    result, session = run(monkeypatch, {'share': 'data'}, [BY_NAME, share_locks(SHARE_ID, LOCK)],
+                          project=SOURCE, check_mode=check_mode, fails=True)
+    assert session.writes() == [] and not result.get('changed')
+    assert 'lock-1' in result['msg'] and "'payroll'" in result['msg']
+    assert 'the new owner could neither see nor lift them' in result['msg']
+    assert result['msg'].endswith('Nothing was changed.')
+
+
+def test_replace_reads_the_snapshots_and_cancels_nothing_when_manila_would_refuse_the_new_one(
+        monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data', 'replace': True}, [
+        by_name(WAITING), LIST, share_locks(SHARE_ID),
+        snapshots(SNAP, dict(SNAP, id='snap-2', name='tuesday', status='creating'))],
+        project=SOURCE, fails=True)
+    assert session.writes() == [] and not result.get('changed')
+    assert 'tuesday (snap-2) is creating' in result['msg'] and 'monday' not in result['msg']
+    assert ('Nothing was changed: transfer %s is still open' % TRANSFER_ID) in result['msg']
+
+
+def test_replace_refused_after_the_cancel_says_the_cancel_was_written(monkeypatch):
+    result, session = run(monkeypatch, {'share': 'data', 'replace': True}, [
+        by_name(WAITING), LIST, share_locks(SHARE_ID), snapshots(SNAP),
+        ('DELETE', '/v2/share-transfers/' + TRANSFER_ID, ScriptedResponse(200)),
+        ('POST', '/v2/share-transfers', ScriptedResponse(400, {'badRequest': {
+            'code': 400, 'message': 'Share data has a custom mount_point_name p-source_x.'}})),
+    ], project=SOURCE, fails=True)
+    assert result['changed'] is True
+    assert result['accepted_writes'] == ['DELETE share-transfers/' + TRANSFER_ID]
+    assert 'Nothing was changed' not in result['msg']
+    assert ('Transfer %s of the share was cancelled before (replace=true)' % TRANSFER_ID) in result['msg']
+
+
+def test_accept_by_name_accepts_when_another_share_of_that_name_is_here(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': 'data'}, [
+        by_name(OTHER),
+        expect('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, ScriptedResponse(202),
+               body={'accept': {'auth_key': KEY}}),
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [OTHER, MOVED]})),
+    ])
+    assert result['changed'] is True
+    assert result['share']['id'] == SHARE_ID
+
+
+def test_accept_by_name_of_a_gone_transfer_with_one_share_of_that_name_here_is_ok(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': 'data'}, [
+        by_name(MOVED),
+        ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, ScriptedResponse(400, {'badRequest': {
+            'code': 400, 'message': 'Transfer %s could not be found.' % TRANSFER_ID}})),
+    ])
+    assert result['changed'] is False
+    assert result['share']['id'] == SHARE_ID
+    assert "give the share's ID to be exact" in result['warnings'][0]
+
+
+def test_accept_by_name_of_a_gone_transfer_with_two_shares_of_that_name_fails(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': 'data'}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [OTHER, MOVED]})),
+        ('POST', '/v2/share-transfers/%s/accept' % TRANSFER_ID, ScriptedResponse(400, {'badRequest': {
+            'code': 400, 'message': 'Transfer %s could not be found.' % TRANSFER_ID}})),
+    ], fails=True)
+    assert 'does not exist' in result['msg'] and not result.get('changed')
+
+
+def test_accept_by_name_in_check_mode_with_a_namesake_here_says_it_would_accept(monkeypatch):
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
+                                        'share': 'data'}, [by_name(OTHER)], check_mode=True)
+    assert result['changed'] is True and session.writes() == []
