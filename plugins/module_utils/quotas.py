@@ -16,15 +16,32 @@ manila/api/v1/limits.py):
   defaults (the quota class ``default``); ``/quota-class-sets/{class}`` a
   class (show and update; there is no delete).
 - Quota names arrived with microversions: share groups 2.40, replicas 2.53,
-  ``per_share_gigabytes`` 2.62, backups 2.80; Manila refuses a newer name
-  with 400.
-- An update to a limit below ``in_use + reserved`` is refused with 400
-  unless the body carries ``force: true`` (checked only where the current
-  limit is not -1). Manila writes the names one after the other, so a
-  refusal half way leaves the first ones changed: this module checks every
-  name before it sends anything.
+  ``per_share_gigabytes`` 2.62, backups 2.80, ``encryption_keys`` 2.90;
+  Manila refuses a newer name with 400.
+- Manila writes the names of an update one after the other, in the order of
+  the body, and refuses (400) at the first name it will not take, after the
+  earlier ones are written. Without ``force: true`` it refuses (the checks
+  of ``update`` and ``get_settable_quotas`` in manila/quota.py):
+
+  - any scope: a limit below ``in_use + reserved`` where the current limit
+    is not -1;
+  - a project: a limit other than -1 below ``in_use + reserved`` (also
+    where the current limit is -1), or below the sum of the quotas of its
+    users (which no API lists: not knowable before the write);
+  - a user or a share type: a limit below its own ``in_use + reserved``
+    unless both it and the project's limit are -1 (so -1 while the
+    project's limit is not), and a limit above the project's.
+
+  Every limit must fit the database's column (2^31-1), with or without
+  force. This module checks all it can know before it sends anything
+  (``refusals``), sends the names that may still be refused first, and
+  after a refusal reads the limits back and reports what was written.
+- Deleting a project's quotas also deletes every user quota in it and the
+  usage counts and reservations of the project (Manila counts them again
+  at the next reservation); its share type quotas stay. Deleting a user's
+  or a type's quotas deletes their usage counts and reservations too.
 - Share type quotas take neither ``share_networks`` nor the share group
-  quotas.
+  quotas; user quotas take every name.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -35,6 +52,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils import identity
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
+    ManilaError,
     NotFound,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
@@ -46,7 +64,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.values import whol
 # Manila's quota names, in the order Manila shows them; -1 is unlimited.
 QUOTA_NAMES = ('shares', 'gigabytes', 'snapshots', 'snapshot_gigabytes', 'share_networks',
                'share_groups', 'share_group_snapshots', 'share_replicas',
-               'replica_gigabytes', 'per_share_gigabytes', 'backups', 'backup_gigabytes')
+               'replica_gigabytes', 'per_share_gigabytes', 'backups', 'backup_gigabytes',
+               'encryption_keys')
 # The names that need a newer API: name -> feature (microversions.FEATURES).
 NAME_FEATURES = {
     'share_groups': 'share_group_quotas',
@@ -56,7 +75,11 @@ NAME_FEATURES = {
     'per_share_gigabytes': 'per_share_gigabytes_quota',
     'backups': 'share_backup_quotas',
     'backup_gigabytes': 'share_backup_quotas',
+    'encryption_keys': 'encryption_keys_quota',
 }
+# The largest limit Manila's database column holds (a larger one is refused,
+# or fails, after the earlier names are written).
+MAX_LIMIT = 2147483647
 # What a share type's quotas cannot hold.
 NOT_FOR_TYPES = ('share_networks', 'share_groups', 'share_group_snapshots')
 
@@ -115,6 +138,9 @@ def validate(quotas, scope):
         elif value is None or value < -1:
             problems.append('quotas.%s must be a whole number, -1 for unlimited, got %r.'
                             % (name, quotas[name]))
+        elif value > MAX_LIMIT:
+            problems.append('quotas.%s is %d, above the largest limit Manila can hold '
+                            '(%d); use -1 for unlimited.' % (name, value, MAX_LIMIT))
         elif scope.share_type and name in NOT_FOR_TYPES:
             problems.append('quotas.%s cannot be set for a share type (Manila keeps it per '
                             'project or user only).' % name)
@@ -183,16 +209,46 @@ def plan_present(actual, desired):
     return QuotaPlan(UPDATE if body else NOTHING, body=body, before=before, after=after)
 
 
-def plan_absent(actual, reference):
+# What a reset deletes besides the limits, as the diff shows it.
+RESET_SIDE_EFFECTS = 'side effects of the reset'
+USER_QUOTAS_REFUSAL = (
+    'Deleting the quotas of %s also deletes every user quota set in the project, and '
+    'Manila offers no listing of a project\'s user quotas, so the task cannot know '
+    'whether there are any (it does reset the usage counts until Manila\'s next '
+    'reservation recounts them; share type quotas stay). Nothing was changed. Set '
+    'delete_user_quotas=true to delete them with the project\'s quotas, or set the '
+    'project\'s limits to the defaults with state=present, which keeps user quotas.')
+
+
+def plan_absent(actual, reference, scope=None):
     """Back to ``reference`` (the defaults of a project; for a user or a share
-    type, the project's quotas, which they follow once theirs are deleted)."""
+    type, the project's quotas, which they follow once theirs are deleted).
+    With ``scope``, a reset's diff also shows what Manila deletes with the
+    limits (``RESET_SIDE_EFFECTS``)."""
     names = [name for name in QUOTA_NAMES if name in actual and name in reference]
     differ = [name for name in names if actual[name] != reference[name]]
     if not differ:
         return QuotaPlan(NOTHING, before=dict((n, actual[n]) for n in names),
                          after=dict((n, actual[n]) for n in names))
-    return QuotaPlan(RESET, before=dict((n, actual[n]) for n in names),
+    plan = QuotaPlan(RESET, before=dict((n, actual[n]) for n in names),
                      after=dict((n, reference[n]) for n in names))
+    if scope is not None:
+        plan.before[RESET_SIDE_EFFECTS], plan.after[RESET_SIDE_EFFECTS] = reset_effects(scope)
+    return plan
+
+
+def reset_effects(scope):
+    """(before, after) words of what Manila's delete of ``scope``'s quotas does
+    besides the limits."""
+    if scope.user_id or scope.share_type:
+        return ('usage counts and reservations of %s kept' % scope.describe(),
+                'usage counts and reservations of %s deleted (0 until Manila\'s next '
+                'reservation counts them again)' % scope.describe())
+    return ('user quotas of the project (Manila lists none) kept; usage counts and '
+            'reservations kept',
+            'every user quota of the project deleted; usage counts and reservations '
+            'deleted (0 until Manila\'s next reservation counts them again); share type '
+            'quotas kept')
 
 
 def below_use(plan, details):
@@ -217,6 +273,71 @@ def below_use_message(scope, found):
                 scope.describe()[:1].upper() + scope.describe()[1:],
                 ', '.join('%s %d in use and reserved, %d asked' % (n, u, v)
                           for n, v, u in found)))
+
+
+def _used(detail):
+    return (detail.get('in_use') or 0) + (detail.get('reserved') or 0)
+
+
+def refusals(scope, body, details, project=None):
+    """What Manila would refuse of ``body`` without force, beyond ``below_use``
+    (Manila's settable range, ``get_settable_quotas``): [(name, asked, words)].
+
+    ``details``: the scope's quota detail (``details_of``); ``project``: the
+    project's limits ({name: limit}) for a user or a share type (None for a
+    project).  Each entry names the quota, the value asked and the limit it
+    hits."""
+    found = []
+    sub = bool(scope.user_id or scope.share_type)
+    for name in QUOTA_NAMES:
+        if name not in body:
+            continue
+        value, detail = body[name], details.get(name) or {}
+        used = _used(detail)
+        limit = (project or {}).get(name)
+        if sub and limit is not None and limit >= 0 and value == -1:
+            found.append((name, value, 'unlimited (-1), while the project\'s limit is %d '
+                                       '(a user or a share type cannot go above it)' % limit))
+        elif sub and limit is not None and limit >= 0 and value > limit:
+            found.append((name, value, '%d, above the project\'s limit %d' % (value, limit)))
+        elif value >= 0 and used > value and (detail.get('limit') or 0) < 0:
+            found.append((name, value, '%d, below the %d in use and reserved (Manila checks '
+                                       'this also where the limit is -1)' % (value, used)))
+    return found
+
+
+def refusal_message(scope, below, others):
+    """One message for what ``below_use`` and ``refusals`` found."""
+    if not others:
+        return below_use_message(scope, below)
+    words = ['%s %d in use and reserved, %d asked' % (n, u, v) for n, v, u in below]
+    words.extend('quotas.%s %s' % (n, w) for n, _v, w in others)
+    what = scope.describe()
+    return ('Manila would refuse these limits of %s: %s. Manila writes quota names one by '
+            'one and refuses at the first it will not take, after the earlier ones are '
+            'written; nothing was changed. Change the limits, or set force=true to set them '
+            'anyway (nothing is deleted).' % (what, '; '.join(words)))
+
+
+def send_order(scope, body, actual):
+    """``body`` with the names Manila may still refuse first: for a project, a
+    lowered limit may be below the sum of its users' quotas, which no API
+    lists.  A single such name is then refused before anything is written."""
+    if scope.user_id or scope.share_type or scope.quota_class:
+        return dict(body)
+
+    def lowered(name):
+        before = actual.get(name)
+        value = body[name]
+        return value != -1 and (before is None or before == -1 or value < before)
+    names = [n for n in body if lowered(n)] + [n for n in body if not lowered(n)]
+    return dict((n, body[n]) for n in names)
+
+
+def written_before_refusal(body, before, now):
+    """{name: (old, new)} of the names of ``body`` that ``now`` shows written."""
+    return dict((name, (before.get(name), value)) for name, value in body.items()
+                if now.get(name) == value and before.get(name) != value)
 
 
 # -- the fleet preflight -----------------------------------------------------------
@@ -396,7 +517,10 @@ class QuotaAPI(object):
         return self.client.get('limits').get('limits', {}).get('absolute', {})
 
     # -- writes ------------------------------------------------------------------
-    def update(self, scope, body, force=False):
+    def update(self, scope, body, force=False, before=None):
+        """Send ``body`` (in its order); ``before``: the limits it changes from.
+        A refusal (400) is read back: the names Manila wrote before it are
+        recorded as an accepted write and named in the error."""
         key = 'quota_class_set' if scope.quota_class else 'quota_set'
         sent = dict(body)
         if force and not scope.quota_class:
@@ -406,10 +530,28 @@ class QuotaAPI(object):
         def observe():
             now = self.limits(scope)
             return now if all(now.get(k) == v for k, v in body.items()) else None
-        return self.client.write_once(
-            lambda: limits_of(self.client.request('PUT', path, body={key: sent},
-                                                  query=scope.query()).get(key)),
-            observe, 'the quota update of %s' % scope.describe())
+        try:
+            return self.client.write_once(
+                lambda: limits_of(self.client.request('PUT', path, body={key: sent},
+                                                      query=scope.query()).get(key)),
+                observe, 'the quota update of %s' % scope.describe())
+        except ManilaError as exc:
+            if exc.status != 400 or before is None:
+                raise
+            refused = exc
+        now = self.limits(scope)
+        written = written_before_refusal(body, before, now)
+        if not written:
+            raise refused
+        self.client.record_write('PUT', path + ' (%s, before the refusal)'
+                                 % ', '.join(written))
+        raise ManilaError(
+            'Manila refused the quota update of %s: %s. It had already written %s (Manila '
+            'writes the names one by one); the others are as they were.' % (
+                scope.describe(), refused.message.rstrip('.'),
+                ', '.join('%s %s -> %s' % (n, o, v) for n, (o, v) in written.items())),
+            status=refused.status, request_id=refused.request_id, method=refused.method,
+            url=refused.url, result={'quotas': now})
 
     def reset(self, scope, reference):
         """Delete the scope's quotas (back to ``reference``)."""
