@@ -49,12 +49,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import identity
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.replicas import ReplicaAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
@@ -350,24 +352,30 @@ def _room(detail):
     return max(detail['limit'] - used, 0), detail['limit']
 
 
-def fleet_preflight(detail, needs, type_details=None):
+# What a share's create or extend reserves, as the preflight counts it.
+FLEET_COUNTED = ('shares', 'gigabytes', 'share_replicas', 'replica_gigabytes')
+
+
+def fleet_preflight(detail, needs, type_details=None, user_details=None):
     """The refusal message when a run would exceed a quota, else None.
 
     ``detail``: the project's quota detail ({name: {limit, in_use,
     reserved}}, ``details_of``); ``needs``: what the run would add:
     ``shares`` (shares to create), ``gigabytes`` (the sizes of the shares to
-    create plus the growth of the shares to extend), ``largest`` (the largest
-    size a share would have after the run: created or extended), and
-    ``per_type`` ({type name or ID: {'shares': n, 'gigabytes': g}}).
-    ``type_details``: {type: detail} of the types in ``per_type`` (a type
-    left out is not checked).
+    create plus the growth of the shares to extend), ``share_replicas`` and
+    ``replica_gigabytes`` (what the shares of replicated types reserve),
+    ``largest`` (the largest size a share would have after the run: created
+    or extended), ``per_type`` ({type: amounts}) and ``per_user`` ({user ID:
+    amounts}).  ``type_details`` / ``user_details``: {type or user: detail}
+    of those in ``per_type`` / ``per_user`` (one left out is not checked).
     """
     problems = []
 
-    def check(what, detail_of, shares, gigabytes):
+    def check(what, detail_of, amounts):
         wanted = []
         rooms = []
-        for name, amount in (('shares', shares), ('gigabytes', gigabytes)):
+        for name in FLEET_COUNTED:
+            amount = amounts.get(name, 0)
             room, limit = _room((detail_of or {}).get(name))
             if room is not None and amount > room:
                 wanted.append('%d %s' % (amount, name))
@@ -376,16 +384,18 @@ def fleet_preflight(detail, needs, type_details=None):
             problems.append('%s: this run would need %s more; it has room for %s' % (
                 what, ' and '.join(wanted), ' and '.join(rooms)))
 
-    check('The project', detail, needs.get('shares', 0), needs.get('gigabytes', 0))
+    check('The project', detail, needs)
     largest = needs.get('largest') or 0
     limit = ((detail or {}).get('per_share_gigabytes') or {}).get('limit')
     if limit is not None and 0 <= limit < largest:
         problems.append('a share of %d GiB exceeds per_share_gigabytes %d' % (largest, limit))
     for share_type in sorted(needs.get('per_type') or {}):
         if share_type in (type_details or {}):
-            amounts = needs['per_type'][share_type]
             check('Share type %s' % share_type, type_details[share_type],
-                  amounts.get('shares', 0), amounts.get('gigabytes', 0))
+                  needs['per_type'][share_type])
+    for user in sorted(needs.get('per_user') or {}):
+        if user in (user_details or {}):
+            check('The quotas of user %s' % user, user_details[user], needs['per_user'][user])
     if not problems:
         return None
     return ('Over quota, nothing was changed: %s. Raise the quotas '
@@ -393,28 +403,145 @@ def fleet_preflight(detail, needs, type_details=None):
             'shares.' % '; '.join(problems))
 
 
-def fleet_needs(creates, extends):
-    """``needs`` for fleet_preflight from ``creates`` [(share_type, size)] and
-    ``extends`` [(share_type, old size, new size)]; a share type is a name or
-    an ID, None where the task names none (then only the project's quotas
-    count: the caller may pass the cloud's default type instead)."""
+def _add(amounts, **more):
+    for name, amount in more.items():
+        if amount:
+            amounts[name] = amounts.get(name, 0) + amount
+
+
+def fleet_needs(creates, extends, user=None):
+    """``needs`` for fleet_preflight from ``creates`` [(share_type, size[,
+    replicated])] and ``extends`` [(share_type, old size, new size[,
+    replicas, owner])]; a share type is a name or an ID (one key per type:
+    see ``TypeIndex``), None where the task names none (then only the
+    project's quotas count: the caller may pass the cloud's default type
+    instead).  A create of a replicated type reserves a replica and its
+    size in replica gigabytes; an extend reserves the growth in replica
+    gigabytes once per replica (``replicas``, the active one included: 0
+    for a type without replication).  ``user``: the task's user, whose
+    quotas a create counts against (an extend counts against its share's
+    ``owner``); the keys share_replicas, replica_gigabytes and per_user
+    appear only when something counts there."""
     needs = {'shares': len(creates), 'gigabytes': 0, 'largest': 0, 'per_type': {}}
-    for share_type, size in creates:
+    users = {}
+    for create in creates:
+        share_type, size, replicated = (tuple(create) + (False,))[:3]
         needs['gigabytes'] += size
         needs['largest'] = max(needs['largest'], size)
+        replicas = {'share_replicas': 1, 'replica_gigabytes': size} if replicated else {}
+        _add(needs, **replicas)
         if share_type:
             per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
             per['shares'] += 1
             per['gigabytes'] += size
-    for share_type, old, new in extends:
+            _add(per, **replicas)
+        if user:
+            _add(users.setdefault(user, {}), shares=1, gigabytes=size, **replicas)
+    for extend in extends:
+        share_type, old, new, replicas, owner = (tuple(extend) + (0, None))[:5]
         if new <= old:
             continue
-        needs['gigabytes'] += new - old
+        growth = new - old
+        needs['gigabytes'] += growth
         needs['largest'] = max(needs['largest'], new)
+        _add(needs, replica_gigabytes=replicas * growth)
         if share_type:
             per = needs['per_type'].setdefault(share_type, {'shares': 0, 'gigabytes': 0})
-            per['gigabytes'] += new - old
+            per['gigabytes'] += growth
+            _add(per, replica_gigabytes=replicas * growth)
+        if owner:
+            _add(users.setdefault(owner, {}), gigabytes=growth,
+                 replica_gigabytes=replicas * growth)
+    if users:
+        needs['per_user'] = users
     return needs
+
+
+class TypeIndex(object):
+    """The share types of a fleet run by name and by ID, one key each (the
+    name where known, else the ID), and whether each replicates: from what
+    the run read already (the default type, the shares' own type ID and
+    name) and, when a create names a type none of those shows, one listing
+    of the types (``load``)."""
+
+    def __init__(self, default_type=None, shares=()):
+        self.types = {}
+        if default_type:
+            self.add(default_type.get('id'), default_type.get('name'),
+                     (default_type.get('extra_specs') or {}).get('replication_type'))
+        for share in shares:
+            self.add(share.get('share_type'), share.get('share_type_name'),
+                     share.get('replication_type'))
+
+    def add(self, type_id, name, replication):
+        found = {'key': name or type_id, 'replicated': bool(replication)}
+        for value in (type_id, name):
+            if value:
+                self.types[value] = found
+
+    def knows(self, value):
+        return value in self.types
+
+    def load(self, client):
+        """Read every type this user sees, once (a create of a type the run
+        has not seen)."""
+        kind = lookups.KINDS['share_type']
+        for found in lookups.list_all(client, kind.listing, kind.list_key,
+                                      query=dict(kind.listing_query)):
+            self.add(found.get('id'), found.get('name'),
+                     (found.get('extra_specs') or {}).get('replication_type'))
+
+    def key(self, value):
+        return self.types[value]['key'] if value in self.types else value
+
+    def replicated(self, value, assume=False):
+        """Whether type ``value`` replicates; ``assume`` for a type not known."""
+        if value in self.types:
+            return self.types[value]['replicated']
+        return bool(value) and assume
+
+
+class FleetDemand(object):
+    """What a fleet run would reserve, before its types are all known:
+    ``creates`` [(type name or ID, size)], ``extends`` [(type, old size, new
+    size, replicas, owner)].  ``needs`` counts a type no read showed as not
+    replicated, or (``assume``) as replicated: the preflight reads the types
+    (``resolve``) only when the two differ in their verdict, or when a type
+    could be another one named otherwise (a name in one entry, an ID in
+    another)."""
+
+    def __init__(self, types, creates, extends):
+        self.types = types
+        self.creates = creates
+        self.extends = extends
+
+    def uncertain(self):
+        return any(ref and not self.types.knows(ref) for ref, _size in self.creates)
+
+    def may_alias(self):
+        refs = set(self.types.key(ref) for ref, _size in self.creates if ref)
+        refs.update(self.types.key(extend[0]) for extend in self.extends if extend[0])
+        return self.uncertain() and len(refs) > 1
+
+    def resolve(self, client):
+        self.types.load(client)
+
+    def needs(self, user=None, assume=False):
+        types = self.types
+        creates = [(types.key(ref), size, types.replicated(ref, assume))
+                   for ref, size in self.creates]
+        extends = [(types.key(extend[0]),) + tuple(extend[1:]) for extend in self.extends]
+        return fleet_needs(creates, extends, user)
+
+
+def replica_count(client, share):
+    """How many replicas an extend of ``share`` grows (the active one
+    included), as Manila counts them: 0 for a type without replication."""
+    if not share.get('replication_type'):
+        return 0
+    if not share.get('has_replicas'):
+        return 1
+    return max(len(ReplicaAPI(client).list_for_share(share['id'])), 1)
 
 
 PREFLIGHT_SKIPPED = ('The quota preflight was skipped: this user may not read the quotas of '
@@ -487,11 +614,20 @@ class QuotaAPI(object):
         return self.limits(Scope(project_id=project_id))
 
     def fleet_check(self, needs):
-        """The preflight of a fleet run in the task's own project: the refusal
+        """The preflight of a fleet run in the task's own project (``needs``:
+        a ``fleet_needs`` dict, or a ``FleetDemand``): the refusal
         message (``fleet_preflight``) or None; None with a warning on the
         client when this user may not read the quotas (the preflight is then
         skipped).  Reads the project's quota detail, and that of each share
-        type in ``needs['per_type']`` that adds shares or gigabytes."""
+        type in ``needs['per_type']`` that adds shares or gigabytes, and of
+        each user in ``needs['per_user']`` (a user's own quotas: those a
+        create of the task's user and an extend of the share's owner count
+        against)."""
+        demand = needs if isinstance(needs, FleetDemand) else None
+        user = None
+        if demand is not None:
+            user = self.client.token_user_id()
+            needs = demand.needs(user)
         if not needs.get('shares') and not needs.get('gigabytes'):
             return None
         own = self.client.token_project()
@@ -510,7 +646,20 @@ class QuotaAPI(object):
                                                            share_type=share_type))
                 except NotFound:
                     continue  # the create's own lookup names the unknown type
-        return fleet_preflight(detail, needs, types)
+        users = {}
+        for user in sorted(needs.get('per_user') or {}):
+            try:
+                users[user] = self.details(Scope(project_id=own['id'], user_id=user))
+            except (Forbidden, NotFound):
+                continue  # another user's quotas: the project's and the type's still count
+        refusal = fleet_preflight(detail, needs, types, users)
+        if refusal or demand is None or not demand.uncertain():
+            return refusal
+        if fleet_preflight(detail, demand.needs(user, assume=True),
+                           types, users) is None:
+            return None
+        demand.resolve(self.client)   # whether the types replicate decides
+        return self.fleet_check(demand)
 
     def absolute_limits(self):
         """Manila's absolute limits of the task's project (GET /limits)."""

@@ -604,3 +604,34 @@ def test_encryption_keys_is_a_quota_a_type_may_take():
         'encryption_keys': 5}
     assert q.details_of({'encryption_keys': detail(100, 1)}) == {
         'encryption_keys': detail(100, 1)}
+
+
+def test_fleet_needs_of_replicated_types_and_of_users():
+    needs = q.fleet_needs([('gold', 10, True), ('silver', 5)],
+                          [('gold', 10, 12, 3, 'owner'), ('silver', 1, 2, 0, None)], user='me')
+    assert needs == {
+        'shares': 2, 'gigabytes': 18, 'largest': 12, 'share_replicas': 1,
+        'replica_gigabytes': 16,
+        'per_type': {'gold': {'shares': 1, 'gigabytes': 12, 'share_replicas': 1,
+                              'replica_gigabytes': 16},
+                     'silver': {'shares': 1, 'gigabytes': 6}},
+        'per_user': {'me': {'shares': 2, 'gigabytes': 15, 'share_replicas': 1,
+                            'replica_gigabytes': 10},
+                     'owner': {'gigabytes': 2, 'replica_gigabytes': 6}}}
+
+
+def test_the_type_index_gives_one_key_per_type():
+    index = q.TypeIndex({'id': 'T1', 'name': 'default', 'extra_specs': {'replication_type': 'dr'}},
+                        [{'share_type': 'T2', 'share_type_name': 'gold'},
+                         {'share_type': 'T3', 'share_type_name': None}])
+    assert [index.key(v) for v in ('T1', 'default', 'T2', 'gold', 'T3', 'other')] == [
+        'default', 'default', 'gold', 'gold', 'T3', 'other']
+    assert index.replicated('T1') and not index.replicated('gold')
+    assert not index.replicated('other') and index.replicated('other', assume=True)
+
+
+def test_fleet_preflight_of_a_users_quotas():
+    message = q.fleet_preflight({'shares': detail(10)}, {'shares': 2, 'per_user': {
+        'u1': {'shares': 2}}}, {}, {'u1': {'shares': detail(5, 4)}})
+    assert 'The quotas of user u1: this run would need 2 shares more; it has room for 1 ' \
+        '(limit 5)' in message
