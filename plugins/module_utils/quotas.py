@@ -371,12 +371,14 @@ def fleet_preflight(detail, needs, type_details=None, user_details=None):
     """
     problems = []
 
-    def check(what, detail_of, amounts):
+    def check(what, detail_of, amounts, skip=()):
         wanted = []
         rooms = []
         for name in FLEET_COUNTED:
             amount = amounts.get(name, 0)
             room, limit = _room((detail_of or {}).get(name))
+            if name in skip:
+                continue
             if room is not None and amount > room:
                 wanted.append('%d %s' % (amount, name))
                 rooms.append('%d (limit %d)' % (room, limit))
@@ -395,7 +397,14 @@ def fleet_preflight(detail, needs, type_details=None, user_details=None):
                   needs['per_type'][share_type])
     for user in sorted(needs.get('per_user') or {}):
         if user in (user_details or {}):
-            check('The quotas of user %s' % user, user_details[user], needs['per_user'][user])
+            # A limit equal to the project's (a user without quotas of its own shows
+            # the project's) leaves at least the project's room: the project's check
+            # covers it.
+            same = [name for name in FLEET_COUNTED
+                    if _room(user_details[user].get(name))[1] == _room(
+                        (detail or {}).get(name))[1]]
+            check('The quotas of user %s' % user, user_details[user], needs['per_user'][user],
+                  skip=same)
     if not problems:
         return None
     return ('Over quota, nothing was changed: %s. Raise the quotas '

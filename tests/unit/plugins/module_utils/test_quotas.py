@@ -635,3 +635,11 @@ def test_fleet_preflight_of_a_users_quotas():
         'u1': {'shares': 2}}}, {}, {'u1': {'shares': detail(5, 4)}})
     assert 'The quotas of user u1: this run would need 2 shares more; it has room for 1 ' \
         '(limit 5)' in message
+
+
+def test_a_user_without_quotas_of_its_own_repeats_no_project_refusal():
+    # a user's detail shows the project's limits where it has none of its own
+    message = q.fleet_preflight({'shares': detail(5, 4)}, {'shares': 2, 'per_user': {
+        'u1': {'shares': 2}}}, {}, {'u1': {'shares': detail(5, 1)}})
+    assert 'The project: this run would need 2 shares more' in message
+    assert 'user u1' not in message
