@@ -699,17 +699,20 @@ class QuotaAPI(object):
             refused = exc
         now = self.limits(scope)
         written = written_before_refusal(body, before, now)
-        if not written:
-            raise refused
-        self.client.record_write('PUT', path + ' (%s, before the refusal)'
-                                 % ', '.join(written))
-        raise ManilaError(
-            'Manila refused the quota update of %s: %s. It had already written %s (Manila '
-            'writes the names one by one); the others are as they were.' % (
-                scope.describe(), refused.message.rstrip('.'),
-                ', '.join('%s %s -> %s' % (n, o, v) for n, (o, v) in written.items())),
-            status=refused.status, request_id=refused.request_id, method=refused.method,
-            url=refused.url, result={'quotas': now})
+        name = next((n for n in body if n not in written), None)
+        text = 'Manila refused %s: %s.' % (
+            'quotas.%s %s of %s' % (name, body[name], scope.describe()) if name else
+            'the quota update of %s' % scope.describe(), refused.message.rstrip('.'))
+        if written:
+            self.client.record_write('PUT', path + ' (%s, before the refusal)'
+                                     % ', '.join(written))
+            text += (' It had already written %s (Manila writes the names one by one); the '
+                     'others are as they were.' % ', '.join(
+                         '%s %s -> %s' % (n, o, v) for n, (o, v) in written.items()))
+        else:
+            text += ' Nothing was written.'
+        raise ManilaError(text, status=refused.status, request_id=refused.request_id,
+                          method=refused.method, url=refused.url, result={'quotas': now})
 
     def reset(self, scope, reference):
         """Delete the scope's quotas (back to ``reference``)."""

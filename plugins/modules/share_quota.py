@@ -165,7 +165,7 @@ EXAMPLES = r'''
       shares: 5
       gigabytes: 500
 
-- name: Back to the defaults (Manila also deletes the project's user quotas)
+- name: Back to the defaults
   openkeel.manila.share_quota:
     cloud: admin
     project: team-a

@@ -283,8 +283,8 @@ def test_a_refusal_after_a_write_reports_changed_and_what_was_written(monkeypatc
     assert result['changed'] is True and len(session.writes()) == 1
     assert result['quotas'] == {'shares': 20, 'gigabytes': 1000}
     assert result['accepted_writes'] == ['PUT quota-sets/%s (shares, before the refusal)' % OWN]
-    assert 'Quota limit must be greater than 800' in result['msg']
-    assert 'It had already written shares 50 -> 20' in result['msg']
+    assert ('Manila refused quotas.gigabytes 500 of project %s: Quota limit must be greater '
+            'than 800. It had already written shares 50 -> 20' % OWN) in result['msg']
 
 
 def test_a_refusal_that_wrote_nothing_stays_unchanged(monkeypatch):
@@ -297,7 +297,9 @@ def test_a_refusal_that_wrote_nothing_stays_unchanged(monkeypatch):
         ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
     ])
     assert isinstance(outcome, Fail) and outcome.result.get('changed') is not True
-    assert 'Quota limit must be greater than 30' in outcome.result['msg']
+    assert ('Manila refused quotas.shares 20 of project %s: Quota limit must be greater than '
+            '30. Nothing was written.' % OWN) in outcome.result['msg']
+    assert outcome.result['quotas'] == {'shares': 50}
 
 
 def test_absent_on_a_project_needs_delete_user_quotas(monkeypatch):
