@@ -581,6 +581,18 @@ class ManilaClient(object):
         return {'id': access.project_id, 'name': access.project_name,
                 'roles': list(access.role_names or [])}
 
+    def token_user_id(self):
+        """The ID of the task's token's user, or None when the session cannot
+        say (a test double, a token without its user)."""
+        auth = getattr(self.session, 'auth', None)
+        if auth is None or not hasattr(auth, 'get_access'):
+            return None
+        access = with_keystone_retries(lambda: auth.get_access(self.session), sleep=self.sleep)
+        try:
+            return access.user_id
+        except (AttributeError, KeyError):
+            return None
+
     # -- writes that must take effect once ---------------------------------
     def write_once(self, send, observe, what):
         """Send a write so that it takes effect once, whatever happens to its answer.

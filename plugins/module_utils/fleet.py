@@ -65,8 +65,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     unseen_words,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
+    FleetDemand,
     QuotaAPI,
-    fleet_needs,
+    TypeIndex,
+    replica_count,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     CREATE,
@@ -351,6 +353,9 @@ class Fleet(object):
         meanwhile by other tasks, or any room when it is skipped: then Manila
         refuses each create beyond the quota alone (an over-quota 413, never
         sent again)."""
+        # One key per type (a name and an ID of one type count once), replicated
+        # types counted in share_replicas and replica_gigabytes, the user quotas
+        # of the task's user (creates) and of each share's owner (extends).
         creates, extends = [], []
         for item in items:
             plan = item.plan
@@ -361,8 +366,13 @@ class Fleet(object):
                 creates.append((share_type, item.desired['size'] or 0))
             elif plan.action == UPDATE and plan.new_size and plan.new_size > item.share['size']:
                 share_type = item.share.get('share_type_name') or item.share.get('share_type')
-                extends.append((share_type, item.share['size'], plan.new_size))
-        refusal = QuotaAPI(self.client).fleet_check(fleet_needs(creates, extends))
+                extends.append((share_type, item.share['size'], plan.new_size,
+                                replica_count(self.client, item.share), item.share.get('user_id')))
+        demand = FleetDemand(TypeIndex(self.default_type, [i.share for i in items if i.share]),
+                             creates, extends)
+        if demand.may_alias():
+            demand.resolve(self.client)
+        refusal = QuotaAPI(self.client).fleet_check(demand)
         if refusal:
             raise InvalidInput(refusal)
 

@@ -42,7 +42,7 @@ limits:
   description:
     - Manila's absolute limits, by Manila's names; -1 is unlimited. Which
       names appear depends on the negotiated API (share group limits 2.58,
-      replica limits 2.58, backups 2.80).
+      replica limits 2.53, backups 2.80).
   returned: always
   type: dict
   sample: {"maxTotalShares": 50, "totalSharesUsed": 3, "maxTotalShareGigabytes": 1000,

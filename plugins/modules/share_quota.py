@@ -18,10 +18,35 @@ description:
   - Every quota name newer than the negotiated API is refused before any
     write (share type quotas need 2.39, C(share_groups) and
     C(share_group_snapshots) 2.40, C(share_replicas) and C(replica_gigabytes)
-    2.53, C(per_share_gigabytes) 2.62, C(backups) and C(backup_gigabytes) 2.80).
-  - Manila refuses a limit below what the project already uses and reserves.
-    The task checks every quota first and fails before any write, naming the
-    numbers, unless O(force=true).
+    2.53, C(per_share_gigabytes) 2.62, C(backups) and C(backup_gigabytes) 2.80,
+    C(encryption_keys) 2.90).
+  - Manila writes the quota names of one update one by one and refuses at the
+    first it will not take, after the earlier names are written. Unless
+    O(force=true), the task reads the quotas' use (and, for a O(user) or a
+    O(share_type), the project's limits) and fails before any write, naming
+    each quota, the value asked and the limit it hits, where Manila would
+    refuse a limit below what is used and reserved (also where the current
+    limit is -1); for a user or a share type, a limit above the project's, or
+    -1 while the project's limit is not -1. A limit above 2147483647 (what
+    Manila's database holds) is refused before any request, even with
+    O(force=true).
+  - One refusal cannot be known before the write. Manila also refuses a
+    project limit below the sum of the quotas of the project's users, and no
+    API lists a project's user quotas. The task sends the limits it lowers first, so that
+    when only one is lowered, such a refusal comes before anything is
+    written. When Manila refuses after it wrote some names, the task fails
+    with C(changed=true), names the limits that were written (old and new) in
+    its message and C(accepted_writes), and returns the limits as Manila
+    then shows them in RV(quotas).
+  - O(state=absent) for a project makes Manila delete, with the project's
+    limits, every user quota in the project and the project's usage counts and
+    reservations (Manila counts the use again at its next reservation, so
+    M(openkeel.manila.share_quota_info) shows 0 in use until then); the share
+    type quotas of the project stay. Since no API lists user quotas, the task
+    cannot tell whether there are any, and refuses before any write unless
+    O(delete_user_quotas=true). For a user or a share type, Manila deletes
+    its usage counts and reservations with its limits. The diff shows these
+    effects.
   - Setting quotas is for admins (Manila's default policy). A member's task
     that would change a quota fails before any write; members read their
     quotas with M(openkeel.manila.share_quota_info).
@@ -35,7 +60,11 @@ attributes:
     description: Reads only; reports the same C(changed) and diff as a real run.
   diff_mode:
     support: full
-    description: The limit of each quota the task names, before and after.
+    description:
+      - The limit of each quota the task names, before and after.
+      - With O(state=absent), also what Manila deletes with the limits, under
+        the key C(side effects of the reset) (user quotas, usage counts and
+        reservations).
 options:
   project:
     description:
@@ -47,6 +76,9 @@ options:
     description:
       - The quotas of this user ID in the project instead of the project's.
         A user's quotas never set follow the project's.
+      - A user takes every quota name, C(share_networks) too. Its limits can
+        be neither above the project's nor -1 while the project's are not
+        (unless O(force=true)).
     type: str
   share_type:
     description:
@@ -67,8 +99,8 @@ options:
       - Names are C(shares), C(gigabytes), C(snapshots), C(snapshot_gigabytes),
         C(share_networks), C(share_groups), C(share_group_snapshots),
         C(share_replicas), C(replica_gigabytes), C(per_share_gigabytes),
-        C(backups) and C(backup_gigabytes).
-      - Limits are whole numbers. Text that spells one counts as that number, so a
+        C(backups), C(backup_gigabytes) and C(encryption_keys).
+      - Limits are whole numbers from -1 to 2147483647. Text that spells one counts as that number, so a
         template such as C("{{ used + 1 }}") works on every ansible-core release (before
         2.19 templates give text).
       - Required with O(state=present).
@@ -78,6 +110,8 @@ options:
       - V(present) sets O(quotas); V(absent) deletes the quotas of the project
         (or user, or type), so that they are the defaults again (for a user or
         a type, the project's quotas).
+      - V(absent) for a project also deletes every user quota in it and the
+        project's usage counts; it needs O(delete_user_quotas=true).
     type: str
     choices: [present, absent]
     default: present
@@ -86,6 +120,24 @@ options:
       - Send the limits even where they are below what is already used and
         reserved. Manila then keeps the resources and refuses new ones until
         the use falls below the limit; nothing is deleted.
+      - With it, Manila also takes a user's or a share type's limit above the
+        project's, -1 for them while the project's limit is not, and a project
+        limit below the sum of its users' quotas. The task then checks none of
+        these.
+    type: bool
+    default: false
+  delete_user_quotas:
+    description:
+      - With O(state=absent) for a project (neither O(user) nor
+        O(share_type)), accept that Manila deletes every user quota in the
+        project, and the project's usage counts and reservations, with the
+        project's limits. Manila lists no user quotas, so the task cannot
+        tell whether any exist; without this option such a task fails before
+        any write.
+      - To bring back the default limits but keep the user quotas, set the
+        limits of the defaults (M(openkeel.manila.share_quota_info) returns
+        them) with O(state=present) instead; they are then the project's own.
+      - Ignored otherwise.
     type: bool
     default: false
 notes:
@@ -118,6 +170,7 @@ EXAMPLES = r'''
     cloud: admin
     project: team-a
     state: absent
+    delete_user_quotas: true
 '''
 
 RETURN = r'''
@@ -125,6 +178,9 @@ quotas:
   description:
     - The limits of the project (user, type or class) after the task, quota
       name to limit (-1 unlimited). In check mode, as they would be.
+    - When Manila refused an update after it had written some of the names,
+      the limits as Manila then shows them (the task fails with
+      C(changed=true)).
   returned: always
   type: dict
   sample: {"shares": 20, "gigabytes": 2000, "snapshots": 40, "snapshot_gigabytes": 1000,
@@ -146,12 +202,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
     RESET,
     QuotaAPI,
     Scope,
+    USER_QUOTAS_REFUSAL,
     below_use,
-    below_use_message,
+    limits_of,
     plan_absent,
     plan_present,
+    refusal_message,
+    refusals,
     required_features,
     resolve_project,
+    send_order,
     validate,
 )
 
@@ -165,6 +225,7 @@ class ShareQuotaModule(ManilaModule):
         quotas=dict(type='dict'),
         state=dict(type='str', default='present', choices=['present', 'absent']),
         force=dict(type='bool', default=False),
+        delete_user_quotas=dict(type='bool', default=False),
     )
     module_kwargs = dict(
         mutually_exclusive=[('user', 'share_type'), ('quota_class', 'project'),
@@ -199,26 +260,37 @@ class ShareQuotaModule(ManilaModule):
                 reference = self.api.project_limits(scope.project_id)
             else:
                 reference = self.api.defaults(scope.project_id)
-            plan = plan_absent(current, reference)
+            plan = plan_absent(current, reference, scope)
             plan.reference = reference
             if plan.changed:
                 self.refuse_member(scope)
+                if not (scope.user_id or scope.share_type or self.params['delete_user_quotas']):
+                    raise InvalidInput(USER_QUOTAS_REFUSAL % scope.describe())
             return plan
         plan = plan_present(current, self.quotas)
         if plan.changed:
             self.refuse_member(scope)
             if not scope.quota_class and not self.params['force']:
-                found = below_use(plan, self.api.details(scope))
-                if found:
-                    raise InvalidInput(below_use_message(scope, found))
+                details = self.api.details(scope)
+                project = None
+                if scope.user_id or scope.share_type:
+                    project = self.api.project_limits(scope.project_id)
+                below = below_use(plan, details)
+                others = refusals(scope, plan.body, details, project)
+                if below or others:
+                    raise InvalidInput(refusal_message(scope, below, others))
+            plan.body = send_order(scope, plan.body, current)
         return plan
 
     @staticmethod
     def predict(plan, current):
-        return dict(current, **(plan.after if plan.action == RESET else plan.body))
+        if plan.action == RESET:
+            return dict(current, **limits_of(plan.after))
+        return dict(current, **plan.body)
 
     def apply_update(self, plan, actual):
-        now = self.api.update(self.scope, plan.body, force=self.params['force'])
+        now = self.api.update(self.scope, plan.body, force=self.params['force'],
+                              before=actual)
         return now or self.predict(plan, actual)
 
     def apply_reset(self, plan, actual):

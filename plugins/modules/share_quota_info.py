@@ -67,6 +67,14 @@ quotas:
     - Quota name to its limit (-1 unlimited), what is in use and what is
       reserved (by operations under way). For a quota class, C(in_use) and
       C(reserved) are 0.
+    - Which names appear depends on the negotiated API (C(share_groups) and
+      C(share_group_snapshots) 2.40, C(share_replicas) and C(replica_gigabytes)
+      2.53, C(per_share_gigabytes) 2.62, C(backups) and C(backup_gigabytes) 2.80,
+      C(encryption_keys) 2.90); a share type shows neither C(share_networks)
+      nor the share group quotas.
+    - Right after a project's quotas were deleted (M(openkeel.manila.share_quota)
+      with O(openkeel.manila.share_quota#module:state=absent)), C(in_use) and
+      C(reserved) are 0 until Manila's next reservation counts them again.
   returned: always
   type: dict
   sample: {"shares": {"limit": 50, "in_use": 3, "reserved": 0},

@@ -27,6 +27,14 @@ description:
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
     Invalid input (a rule Manila would refuse, a share listed twice) fails the task before any request.
+  - Before its first write (and in check mode), a run that creates or extends
+    shares checks what Manila would reserve against the quotas of the project,
+    of each share type and of the users (the task's user for a create, the
+    share's owner for an extend), and fails naming the numbers when it does not
+    fit; a replicated type also counts C(share_replicas) and
+    C(replica_gigabytes), and one type named by name and by ID counts once.
+    Room that other tasks take meanwhile cannot be known; Manila then refuses
+    each create beyond the quota alone.
   - With O(marker) the task owns its shares, and O(purge) deletes the owned
     shares the list no longer names, unless they are locked (see those options).
 author:

@@ -10,6 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.modules import shares as fleet_module
+from ansible_collections.openkeel.manila.plugins.module_utils.client import ManilaClient
 from ansible_collections.openkeel.manila.plugins.module_utils.fleet import (
     Fleet,
     share_argument_spec,
@@ -701,3 +702,105 @@ def test_the_denial_of_a_twin_rule_waits_no_longer_than_the_tasks_timeout(monkey
     assert result['msg'].startswith('Share %s is still settling its access rules (ip:10.0.1.0/24 is still '
                                     'denying) after 5 seconds' % uuid(1))
     assert [list(b) for b in session.bodies('POST')] == [['allow_access'], ['deny_access']]
+
+
+# -- the quota preflight of issue 36: replicas, one type by name and ID, user quotas ------
+TYPES_LISTING = '/v2/types?is_public=all&limit=1000&offset=0'
+
+
+def types_listing(*types):
+    """The listing of the types (a page, then the empty page that ends it)."""
+    return [('GET', TYPES_LISTING, ScriptedResponse(200, {'share_types': list(types)})),
+            ('GET', TYPES_LISTING.replace('offset=0', 'offset=%d' % len(types)),
+             ScriptedResponse(200, {'share_types': []}))]
+
+
+def quotas_with(**limits):
+    """A quota detail of the names given as (limit, in_use)."""
+    return ScriptedResponse(200, {'quota_set': dict(
+        (name, {'limit': limit, 'in_use': used, 'reserved': 0})
+        for name, (limit, used) in limits.items())})
+
+
+ROOM = dict(shares=(10, 0), gigabytes=(100, 0), per_share_gigabytes=(-1, 0))
+
+
+def test_one_type_named_by_name_and_by_id_is_counted_once(monkeypatch):
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_type='gold', access_rules=None),
+        entry(2, share_type=uuid(901), access_rules=None)]}, [
+        listing(),
+        BINNED,
+    ] + types_listing({'id': uuid(901), 'name': 'gold', 'extra_specs': {}}) + [
+        ('GET', QUOTA_DETAIL, quotas_with(**ROOM)),
+        ('GET', '/v2/quota-sets/p1/detail?share_type=gold',
+         quotas_with(shares=(1, 0), gigabytes=(-1, 0))),
+    ], check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert 'Share type gold: this run would need 2 shares more; it has room for 1 (limit 1)' \
+        in outcome.result['msg']
+    assert session.writes() == []
+
+
+def test_a_create_of_a_replicated_type_counts_a_replica_and_its_gigabytes(monkeypatch):
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=5, access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {
+            'id': uuid(900), 'name': 'default', 'extra_specs': {'replication_type': 'readable'}}})),
+        ('GET', QUOTA_DETAIL, quotas_with(share_replicas=(3, 3), replica_gigabytes=(100, 98),
+                                          **ROOM)),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 0), (-1, 0))),
+    ], check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert ('The project: this run would need 1 share_replicas and 5 replica_gigabytes more; '
+            'it has room for 0 (limit 3) and 2 (limit 100)') in outcome.result['msg']
+
+
+def test_an_extend_of_a_replicated_share_counts_its_growth_once_per_replica(monkeypatch):
+    own_project(monkeypatch)
+    mine = share(1, size=1, replication_type='dr', has_replicas=True)
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=3, access_rules=None)]}, [
+        listing(mine), rules_of(1), exports_of(1),
+        ('GET', '/v2/share-replicas/detail?share_id=' + uuid(1), ScriptedResponse(200, {
+            'share_replicas': [{'id': 'r1'}, {'id': 'r2'}]})),
+        ('GET', QUOTA_DETAIL, quotas_with(replica_gigabytes=(10, 7), **ROOM)),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 0), (-1, 0))),
+    ], check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert 'this run would need 4 replica_gigabytes more; it has room for 3 (limit 10)' \
+        in outcome.result['msg']
+
+
+def test_the_users_own_quotas_are_checked(monkeypatch):
+    own_project(monkeypatch)
+    monkeypatch.setattr(ManilaClient, 'token_user_id', lambda self: 'u1', raising=False)
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_type='default', access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, quotas_with(**ROOM)),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 0), (-1, 0))),
+        ('GET', '/v2/quota-sets/p1/detail?user_id=u1', quotas_with(shares=(1, 1))),
+    ], check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert ('The quotas of user u1: this run would need 1 shares more; it has room for 0 '
+            '(limit 1)') in outcome.result['msg']
+
+
+def test_a_type_not_seen_is_read_only_when_its_replication_decides(monkeypatch):
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_type='silver', access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', QUOTA_DETAIL, quotas_with(share_replicas=(0, 0), **ROOM)),
+        ('GET', '/v2/quota-sets/p1/detail?share_type=silver', quota_detail((-1, 0), (-1, 0))),
+    ] + types_listing({'id': uuid(902), 'name': 'silver', 'extra_specs': {}}) + [
+        ('GET', QUOTA_DETAIL, quotas_with(share_replicas=(0, 0), **ROOM)),
+        ('GET', '/v2/quota-sets/p1/detail?share_type=silver', quota_detail((-1, 0), (-1, 0))),
+    ], check_mode=True)
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['shares'][0]['changes'] == ['created']

@@ -70,6 +70,7 @@ EXPECTED = {
     'share_replica_quotas': ('2.53', None),
     'per_share_gigabytes_quota': ('2.62', None),
     'share_backup_quotas': ('2.80', None),
+    'encryption_keys_quota': ('2.90', None),
     'share_replicas': ('2.11', '2.56'),
     'replica_export_locations': ('2.47', '2.56'),
     'replica_share_network': ('2.72', None),

@@ -141,6 +141,7 @@ GATES = [
     ('share_networks', None), ('share_groups', '2.40'), ('share_group_snapshots', '2.40'),
     ('share_replicas', '2.53'), ('replica_gigabytes', '2.53'),
     ('per_share_gigabytes', '2.62'), ('backups', '2.80'), ('backup_gigabytes', '2.80'),
+    ('encryption_keys', '2.90'),
 ]
 
 
@@ -541,3 +542,104 @@ def test_fleet_check_goes_on_after_an_unknown_type():
     message = q.QuotaAPI(client).fleet_check(q.fleet_needs([('absent', 1), ('gold', 1)], []))
     assert 'Share type gold: this run would need 1 shares more; it has room for 0 (limit 0)' \
         in message
+
+
+# -- issue 36: Manila's settable range, the send order, what a refusal wrote ---------------
+REFUSALS = [
+    ('project: below use where the limit is -1', q.Scope(project_id=PROJECT),
+     {'shares': 1}, {'shares': detail(-1, 2, 1)}, None,
+     [('shares', 1, '1, below the 3 in use and reserved (Manila checks this also where the '
+                    'limit is -1)')]),
+    ('project: -1 is always settable', q.Scope(project_id=PROJECT),
+     {'shares': -1}, {'shares': detail(-1, 30)}, None, []),
+    ('project: a finite limit below use is below_use\'s', q.Scope(project_id=PROJECT),
+     {'shares': 1}, {'shares': detail(10, 3)}, None, []),
+    ('user: above the project', q.Scope(project_id=PROJECT, user_id='u1'),
+     {'shares': 11}, {'shares': detail(10)}, {'shares': 10},
+     [('shares', 11, "11, above the project's limit 10")]),
+    ('user: equal to the project is fine', q.Scope(project_id=PROJECT, user_id='u1'),
+     {'shares': 10}, {'shares': detail(10)}, {'shares': 10}, []),
+    ('type: -1 while the project is finite', q.Scope(project_id=PROJECT, share_type='gold'),
+     {'shares': -1}, {'shares': detail(10)}, {'shares': 10},
+     [('shares', -1, "unlimited (-1), while the project's limit is 10 (a user or a share "
+                     "type cannot go above it)")]),
+    ('type: -1 with an unlimited project', q.Scope(project_id=PROJECT, share_type='gold'),
+     {'shares': -1}, {'shares': detail(-1, 5)}, {'shares': -1}, []),
+    ('user: anything under an unlimited project', q.Scope(project_id=PROJECT, user_id='u1'),
+     {'shares': 99999}, {'shares': detail(-1)}, {'shares': -1}, []),
+]
+
+
+@pytest.mark.parametrize('case,scope,body,details,project,found', REFUSALS,
+                         ids=[c[0] for c in REFUSALS])
+def test_refusals(case, scope, body, details, project, found):
+    assert q.refusals(scope, body, details, project) == found
+
+
+def test_the_names_manila_may_still_refuse_are_sent_first():
+    scope = q.Scope(project_id=PROJECT)
+    order = q.send_order(scope, {'shares': 60, 'snapshots': -1, 'gigabytes': 500},
+                         {'shares': 50, 'snapshots': 10, 'gigabytes': 1000})
+    assert list(order) == ['gigabytes', 'shares', 'snapshots']
+    assert list(q.send_order(q.Scope(project_id=PROJECT, user_id='u1'),
+                             {'shares': 60, 'gigabytes': 5}, {})) == ['shares', 'gigabytes']
+
+
+def test_what_a_refused_update_wrote():
+    assert q.written_before_refusal({'shares': 20, 'gigabytes': 5},
+                                    {'shares': 50, 'gigabytes': 1000},
+                                    {'shares': 20, 'gigabytes': 1000}) == {'shares': (50, 20)}
+
+
+def test_above_the_database_column_is_refused_for_every_scope():
+    for scope in (q.Scope(), q.Scope(quota_class='default'), q.Scope(user_id='u1')):
+        with pytest.raises(InvalidInput) as err:
+            q.validate({'shares': 2147483648}, scope)
+        assert 'above the largest limit Manila can hold (2147483647)' in str(err.value)
+    assert q.validate({'shares': 2147483647}, q.Scope()) == {'shares': 2147483647}
+
+
+def test_encryption_keys_is_a_quota_a_type_may_take():
+    assert q.validate({'encryption_keys': 5}, q.Scope(share_type='gold')) == {
+        'encryption_keys': 5}
+    assert q.details_of({'encryption_keys': detail(100, 1)}) == {
+        'encryption_keys': detail(100, 1)}
+
+
+def test_fleet_needs_of_replicated_types_and_of_users():
+    needs = q.fleet_needs([('gold', 10, True), ('silver', 5)],
+                          [('gold', 10, 12, 3, 'owner'), ('silver', 1, 2, 0, None)], user='me')
+    assert needs == {
+        'shares': 2, 'gigabytes': 18, 'largest': 12, 'share_replicas': 1,
+        'replica_gigabytes': 16,
+        'per_type': {'gold': {'shares': 1, 'gigabytes': 12, 'share_replicas': 1,
+                              'replica_gigabytes': 16},
+                     'silver': {'shares': 1, 'gigabytes': 6}},
+        'per_user': {'me': {'shares': 2, 'gigabytes': 15, 'share_replicas': 1,
+                            'replica_gigabytes': 10},
+                     'owner': {'gigabytes': 2, 'replica_gigabytes': 6}}}
+
+
+def test_the_type_index_gives_one_key_per_type():
+    index = q.TypeIndex({'id': 'T1', 'name': 'default', 'extra_specs': {'replication_type': 'dr'}},
+                        [{'share_type': 'T2', 'share_type_name': 'gold'},
+                         {'share_type': 'T3', 'share_type_name': None}])
+    assert [index.key(v) for v in ('T1', 'default', 'T2', 'gold', 'T3', 'other')] == [
+        'default', 'default', 'gold', 'gold', 'T3', 'other']
+    assert index.replicated('T1') and not index.replicated('gold')
+    assert not index.replicated('other') and index.replicated('other', assume=True)
+
+
+def test_fleet_preflight_of_a_users_quotas():
+    message = q.fleet_preflight({'shares': detail(10)}, {'shares': 2, 'per_user': {
+        'u1': {'shares': 2}}}, {}, {'u1': {'shares': detail(5, 4)}})
+    assert 'The quotas of user u1: this run would need 2 shares more; it has room for 1 ' \
+        '(limit 5)' in message
+
+
+def test_a_user_without_quotas_of_its_own_repeats_no_project_refusal():
+    # a user's detail shows the project's limits where it has none of its own
+    message = q.fleet_preflight({'shares': detail(5, 4)}, {'shares': 2, 'per_user': {
+        'u1': {'shares': 2}}}, {}, {'u1': {'shares': detail(5, 1)}})
+    assert 'The project: this run would need 2 shares more' in message
+    assert 'user u1' not in message

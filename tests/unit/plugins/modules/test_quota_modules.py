@@ -25,6 +25,8 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripte
 OWN = '0000000000000000000000000000000a'
 TEAM = '0000000000000000000000000000000b'
 IDENTITY = 'http://127.0.0.1:5000/v3/'
+# The diff key of what a reset deletes besides the limits (as documented).
+RESET_SIDE_EFFECTS = 'side effects of the reset'
 
 
 class Access(object):
@@ -171,14 +173,17 @@ def test_an_unknown_project_and_a_member_asking_keystone(monkeypatch):
 
 
 def test_absent_resets_a_project_to_the_defaults(monkeypatch):
-    outcome, session = run(monkeypatch, 'share_quota', {'state': 'absent'}, [
+    outcome, session = run(monkeypatch, 'share_quota', {'state': 'absent',
+                                                        'delete_user_quotas': True}, [
         ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20, gigabytes=1000)),
         ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(shares=50, gigabytes=1000)),
         ('DELETE', '/v2/quota-sets/' + OWN, ok(status=202)),
         ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50, gigabytes=1000)),
     ])
     assert outcome.result['changed'] is True
-    assert outcome.result['diff']['after'] == {'shares': 50, 'gigabytes': 1000}
+    after = dict(outcome.result['diff']['after'])
+    assert after.pop(RESET_SIDE_EFFECTS).startswith('every user quota of the project deleted')
+    assert after == {'shares': 50, 'gigabytes': 1000}
     assert outcome.result['quotas'] == {'shares': 50, 'gigabytes': 1000}
     assert len(session.writes()) == 1
 
@@ -214,3 +219,142 @@ def test_limits_info(monkeypatch):
         ('GET', '/v2/limits', ok({'limits': {'rate': [], 'absolute': {
             'maxTotalShares': 50, 'totalSharesUsed': 2}}}))])
     assert outcome.result['limits'] == {'maxTotalShares': 50, 'totalSharesUsed': 2}
+
+
+# -- issue 36: what Manila refuses after writing the earlier names, refused before any write
+def test_a_limit_below_use_is_refused_where_the_limit_is_unlimited_too(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'snapshots': 5, 'shares': 2}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=-1, snapshots=50)),
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {
+            'shares': detail(-1, 4, 1), 'snapshots': detail(50)}})),
+    ])
+    assert 'quotas.shares 2, below the 5 in use and reserved' in failed['msg']
+    assert 'force=true' in failed['msg'] and 'nothing was changed' in failed['msg']
+
+
+def test_a_user_limit_above_the_projects_is_refused_naming_the_limit(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'user': 'u1', 'quotas': {'shares': 60}}, [
+        ('GET', '/v2/quota-sets/%s?user_id=u1' % OWN, quota_set(shares=50)),
+        ('GET', '/v2/quota-sets/%s/detail?user_id=u1' % OWN, ok({'quota_set': {
+            'shares': detail(50, 1)}})),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+    ])
+    assert failed['msg'] == (
+        'Manila would refuse these limits of user u1 of project %s: quotas.shares 60, above '
+        'the project\'s limit 50. Manila writes quota names one by one and refuses at the '
+        'first it will not take, after the earlier ones are written; nothing was changed. '
+        'Change the limits, or set force=true to set them anyway (nothing is deleted).' % OWN)
+
+
+def test_unlimited_for_a_type_while_the_project_has_a_limit_is_refused(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'share_type': 'gold',
+                                                'quotas': {'gigabytes': -1, 'shares': 5}}, [
+        ('GET', '/v2/quota-sets/%s?share_type=gold' % OWN, quota_set(shares=50, gigabytes=100)),
+        ('GET', '/v2/quota-sets/%s/detail?share_type=gold' % OWN, ok({'quota_set': {
+            'shares': detail(50), 'gigabytes': detail(100)}})),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50, gigabytes=100)),
+    ])
+    assert "quotas.gigabytes unlimited (-1), while the project's limit is 100" in failed['msg']
+    assert 'quotas.shares' not in failed['msg']
+
+
+def test_a_limit_above_what_manila_can_hold_fails_before_any_request(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'shares': 1, 'gigabytes': 2 ** 31}},
+                   [])
+    assert failed['msg'] == (
+        'Invalid quotas, nothing was changed: quotas.gigabytes is 2147483648, above the '
+        'largest limit Manila can hold (2147483647); use -1 for unlimited.')
+
+
+def test_a_refusal_after_a_write_reports_changed_and_what_was_written(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {
+        'quotas': {'shares': 20, 'gigabytes': 500}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50, gigabytes=1000)),
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {
+            'shares': detail(50, 1), 'gigabytes': detail(1000, 10)}})),
+        expect('PUT', '/v2/quota-sets/' + OWN,
+               ok({'badRequest': {'code': 400, 'message': 'Quota limit must be greater '
+                                  'than 800.'}}, status=400),
+               body={'quota_set': {'shares': 20, 'gigabytes': 500}}),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20, gigabytes=1000)),
+    ])
+    assert isinstance(outcome, Fail)
+    result = outcome.result
+    assert result['changed'] is True and len(session.writes()) == 1
+    assert result['quotas'] == {'shares': 20, 'gigabytes': 1000}
+    assert result['accepted_writes'] == ['PUT quota-sets/%s (shares, before the refusal)' % OWN]
+    assert ('Manila refused quotas.gigabytes 500 of project %s: Quota limit must be greater '
+            'than 800. It had already written shares 50 -> 20' % OWN) in result['msg']
+
+
+def test_a_refusal_that_wrote_nothing_stays_unchanged(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {'quotas': {'shares': 20}}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {'shares': detail(50)}})),
+        ('PUT', '/v2/quota-sets/' + OWN,
+         ok({'badRequest': {'code': 400, 'message': 'Quota limit must be greater than 30.'}},
+            status=400)),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=50)),
+    ])
+    assert isinstance(outcome, Fail) and outcome.result.get('changed') is not True
+    assert ('Manila refused quotas.shares 20 of project %s: Quota limit must be greater than '
+            '30. Nothing was written.' % OWN) in outcome.result['msg']
+    assert outcome.result['quotas'] == {'shares': 50}
+
+
+def test_absent_on_a_project_needs_delete_user_quotas(monkeypatch):
+    failed = fails(monkeypatch, 'share_quota', {'state': 'absent'}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20)),
+        ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(shares=50)),
+    ])
+    assert 'also deletes every user quota' in failed['msg']
+    assert 'no listing' in failed['msg'] and 'delete_user_quotas=true' in failed['msg']
+
+
+def test_absent_in_check_mode_shows_what_the_reset_deletes(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {
+        'state': 'absent', 'delete_user_quotas': True}, [
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(shares=20)),
+        ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(shares=50)),
+    ], check_mode=True)
+    diff = outcome.result['diff']
+    assert 'kept' in diff['before'][RESET_SIDE_EFFECTS]
+    assert 'usage counts and reservations deleted' in diff['after'][RESET_SIDE_EFFECTS]
+    assert outcome.result['quotas'] == {'shares': 50} and session.writes() == []
+
+
+def test_a_user_may_take_share_networks_and_the_encryption_keys_quota_is_set(monkeypatch):
+    outcome, session = run(monkeypatch, 'share_quota', {
+        'user': 'u1', 'quotas': {'share_networks': 3, 'encryption_keys': 7}}, [
+        ('GET', '/v2/quota-sets/%s?user_id=u1' % OWN,
+         quota_set(share_networks=10, encryption_keys=100)),
+        ('GET', '/v2/quota-sets/%s/detail?user_id=u1' % OWN, ok({'quota_set': {
+            'share_networks': detail(10), 'encryption_keys': detail(100)}})),
+        ('GET', '/v2/quota-sets/' + OWN, quota_set(share_networks=10, encryption_keys=100)),
+        expect('PUT', '/v2/quota-sets/%s?user_id=u1' % OWN,
+               quota_set(share_networks=3, encryption_keys=7),
+               body={'quota_set': {'share_networks': 3, 'encryption_keys': 7}}),
+    ])
+    assert outcome.result['quotas'] == {'share_networks': 3, 'encryption_keys': 7}
+    failed = fails(monkeypatch, 'share_quota', {'quotas': {'encryption_keys': 7}}, [],
+                   max_version='2.89')
+    assert failed['msg'] == 'The quota encryption_keys needs Manila API 2.90; this cloud offers 2.89.'
+
+
+def test_info_shows_the_encryption_keys_quota(monkeypatch):
+    outcome, _session = run(monkeypatch, 'share_quota_info', {}, [
+        ('GET', '/v2/quota-sets/%s/detail' % OWN, ok({'quota_set': {
+            'id': OWN, 'encryption_keys': detail(100, 2)}})),
+        ('GET', '/v2/quota-sets/%s/defaults' % OWN, quota_set(encryption_keys=100)),
+    ], roles=('member',))
+    assert outcome.result['quotas'] == {'encryption_keys': detail(100, 2)}
+    assert outcome.result['defaults'] == {'encryption_keys': 100}
+
+
+def test_the_limits_docs_give_the_versions_manila_gives():
+    import yaml
+    returned = yaml.safe_load(share_limits_info.RETURN)['limits']['description'][0]
+    assert 'replica limits 2.53' in returned and 'share group limits 2.58' in returned
+    options = yaml.safe_load(share_quota.DOCUMENTATION)['options']
+    assert 'takes every quota name, C(share_networks) too' in ' '.join(
+        options['user']['description'])
