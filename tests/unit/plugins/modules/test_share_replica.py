@@ -146,3 +146,32 @@ def test_type_flags_are_booleans():
     assert (view['snapshot_support'], view['revert_to_snapshot_support'],
             view['driver_handles_share_servers'], view['mount_snapshot_support']) == (
                 True, False, False, None)
+
+
+@pytest.mark.parametrize('reported, asked, supported', [
+    (['readable', 'dr'], 'dr', True),        # NetApp reports a list: any of them matches
+    (['readable', 'dr'], 'writable', False),
+    ('readable', 'readable', True),
+])
+def test_a_pool_may_report_several_replication_types(reported, asked, supported):
+    """Manila's scheduler matches a type's replication_type against each value of a list
+    capability (scheduler/utils.py capabilities_satisfied); a list is no TypeError."""
+    verdict = share_capabilities_info.replication_summary(
+        [caps_type('t', asked)], [caps_pool('p', reported)], True, None)
+    assert verdict['supported'] is supported
+    if not supported:
+        assert 'pools report: dr, readable' in verdict['reason']
+
+
+def test_capabilities_task_with_a_pool_of_several_replication_types(monkeypatch):
+    """The failover role's first step on a NetApp-like cloud: require_replication passes."""
+    pools = {'pools': [{'name': 'h@b#p', 'capabilities': {
+        'replication_type': ['dr', 'readable'], 'replication_domain': 'x'}}]}
+    types = {'share_types': [{'id': 't1', 'name': 'rep',
+                              'extra_specs': {'replication_type': 'dr'}}]}
+    result, session = run(monkeypatch, share_capabilities_info, {'require_replication': True}, [
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, types)),
+        ('GET', '/v2/scheduler-stats/pools/detail', ScriptedResponse(200, pools)),
+    ])
+    assert result.result['replication'] == {'supported': True, 'types': ['rep'], 'reason': None}
+    assert result.result['pools'][0]['replication_type'] == ['dr', 'readable']
