@@ -132,9 +132,19 @@ class ReplicaInError(CannotConverge):
         self.replica = replica
 
 
+def in_error(replica):
+    """In an error status, or in replica_state error."""
+    return replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR
+
+
+def others_in_error(replicas, replica_id):
+    """The replicas besides ``replica_id`` that are in error (a promotion leaves them)."""
+    return [r for r in present(replicas) if r['id'] != replica_id and in_error(r)]
+
+
 def check_healthy(replica):
     """Replicas in error fail the task with what Manila says (the caller adds it)."""
-    if replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR:
+    if in_error(replica):
         raise ReplicaInError(
             '%s is in status %s, replica_state %s. Delete it (state=absent, id=%s) and '
             'run again, or ask an admin to repair it.' % (
@@ -370,7 +380,8 @@ class ReplicaAPI(object):
 
     def wait_promoted(self, share_id, replica_id):
         """Until ``replica_id`` is the one active replica of the share and every
-        replica is at rest; returns the share's replicas."""
+        replica is at rest; returns the share's replicas.  Fails when the promoted
+        replica goes to an error state, not for another replica in error."""
         def ready(replicas):
             mine = [r for r in replicas if r['id'] == replica_id]
             if not mine or not is_active(mine[0]):
@@ -379,8 +390,11 @@ class ReplicaAPI(object):
                 [r['id'] for r in present(replicas) if is_active(r)] == [replica_id]
 
         def failure(replicas):
+            # Only the promoted replica tells: a driver that fails the promotion
+            # leaves every replica in status error, the promoted one with them; another
+            # replica in error beside a promotion that succeeded is not its failure.
             for r in present(replicas):
-                if r.get('status') in STATUS_ERRORS or r.get('replica_state') == STATE_ERROR:
+                if r['id'] == replica_id and in_error(r):
                     return 'has %s in status %s/%s' % (label(r), r.get('status'),
                                                        r.get('replica_state'))
             return None

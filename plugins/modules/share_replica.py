@@ -20,6 +20,9 @@ description:
   - V(active) promotes the replica named by O(id) (or the one in
     O(availability_zone)) and waits until Manila shows it active and the
     former active replica as a replica. It is ok when it already is.
+    The promotion fails only when the promoted replica goes to an error
+    state; another replica of the share in error does not fail a promotion
+    that succeeded, the task warns about it.
   - V(absent) deletes the replica O(id) (or every replica besides the active
     one, in O(availability_zone) when given); the active replica is never
     deleted.
@@ -159,6 +162,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
     OUT_OF_SYNC,
     ReplicaAPI,
     ReplicaInError,
+    label,
+    others_in_error,
     plan as plan_replicas,
     view,
     views,
@@ -278,9 +283,14 @@ class ShareReplicaModule(ManilaModule):
         self.api.promote(replica['id'], self.params['quiesce_wait_time'])
         if self.params['wait']:
             try:
-                self.api.wait_promoted(self.share['id'], replica['id'])
+                settled = self.api.wait_promoted(self.share['id'], replica['id'])
             except WaitFailed as exc:
                 self.fail('%s' % exc, replica=view(replica))
+            for other in others_in_error(settled, replica['id']):
+                self.warn('%s is in status %s, replica_state %s; the promotion of replica '
+                          '%s succeeded without it.' % (label(other), other.get('status'),
+                                                        other.get('replica_state'),
+                                                        replica['id']))
             replica = self.api.get(replica['id']) or replica
         return replica
 

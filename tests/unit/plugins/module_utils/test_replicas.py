@@ -377,12 +377,14 @@ def test_wait_promoted_goes_on_while_the_listing_does_not_show_the_replica():
 
 
 @pytest.mark.parametrize('broken, words', [
-    (dict(A, status='error'), 'Replica r1 (active, zone nova) in status error/active'),
-    (dict(A, replica_state='error'), 'Replica r1 (error, zone nova) in status available/error'),
+    (dict(B, status='error'), 'Replica r2 (in_sync, zone nova) in status error/in_sync'),
+    (dict(B, replica_state='error'), 'Replica r2 (error, zone nova) in status available/error'),
 ])
-def test_wait_promoted_ends_when_a_replica_breaks(broken, words):
+def test_wait_promoted_ends_when_the_promoted_replica_breaks(broken, words):
+    """Manila's manager puts every replica in status error when the driver fails the
+    promotion: the promoted one among them is the sign."""
     client, session = make_client([
-        listing(broken, dict(B, status='replication_change')),
+        listing(dict(A, status='error'), broken),
         manila_says('promote: The replica could not be promoted.'),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -390,6 +392,17 @@ def test_wait_promoted_ends_when_a_replica_breaks(broken, words):
     assert str(err.value) == ('Share %s has %s while waiting for replica r2 to be active. '
                               'Manila says: promote: The replica could not be promoted.'
                               % (SHARE_ID, words))
+
+
+def test_wait_promoted_ends_well_beside_another_replica_in_error():
+    """A promotion that succeeded is a success although a third replica is in error
+    (issue 36): only the promoted replica decides; the other is waited past."""
+    broken = rep('r3', 'error', zone='zone-b', status='error')
+    done = [dict(A, replica_state='in_sync'), dict(B, replica_state='active'), broken]
+    client, session = make_client([
+        listing(A, dict(B, status='replication_change'), broken), listing(*done)])
+    assert ReplicaAPI(client).wait_promoted(SHARE_ID, 'r2') == done
+    assert session.requests() == ['GET /', 'GET ' + LIST, 'GET ' + LIST]
 
 
 def test_wait_promoted_times_out_naming_every_replica():

@@ -175,3 +175,28 @@ def test_capabilities_task_with_a_pool_of_several_replication_types(monkeypatch)
     ])
     assert result.result['replication'] == {'supported': True, 'types': ['rep'], 'reason': None}
     assert result.result['pools'][0]['replication_type'] == ['dr', 'readable']
+
+
+def test_a_promotion_that_succeeded_beside_a_replica_in_error_is_a_success(monkeypatch):
+    """Issue 36: another replica of the share in error does not fail the promotion
+    (nor, through it, the failover role); the task says so in a warning."""
+    broken = dict(READY, id='r3', status='error', replica_state='error',
+                  created_at='2026-12-01T12:00:00')
+    promoted = dict(READY, replica_state='active')
+    after = [dict(ACTIVE, replica_state='in_sync'), promoted, broken]
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r2', 'state': 'active'}, [
+                              BY_NAME, replicas(ACTIVE, READY, broken),
+                              expect('POST', '/v2/share-replicas/r2/action',
+                                     ScriptedResponse(202, None), body={'promote': None}),
+                              replicas(ACTIVE, dict(READY, status='replication_change'), broken),
+                              replicas(*after),
+                              ('GET', '/v2/share-replicas/r2',
+                               ScriptedResponse(200, {'share_replica': promoted})),
+                              ('GET', '/v2/share-replicas/r2/export-locations',
+                               ScriptedResponse(200, {'export_locations': []})),
+                              replicas(*after),
+                          ])
+    assert result.result['changed'] is True
+    assert result.result['replica']['replica_state'] == 'active'
+    assert any('r3' in w and 'error' in w for w in result.result['warnings'])
