@@ -222,8 +222,36 @@ def plan_present(share, replicas, desired):
     return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
 
 
+def read_as_admin(replicas):
+    """Whether the task reads the replicas as an admin: Manila shows a replica's
+    ``host`` to admins only (api/views/share_replicas.py), so the listing the plan
+    starts from tells, with no request of its own."""
+    return any('host' in r for r in replicas)
+
+
+def promotable_by_anyone(replica):
+    """Manila promotes a replica in status available; a member's only when it is
+    in_sync (share/api.py promote_share_replica: out_of_sync and error need an admin)."""
+    return replica.get('status') == AVAILABLE and replica.get('replica_state') == IN_SYNC
+
+
+def check_promotable(target, admin):
+    """Refuse, before any write, the promotion Manila would refuse: a replica not
+    available (400), or out_of_sync or in replica_state error for a non-admin (403)."""
+    if target.get('status') != AVAILABLE or not admin:
+        check_healthy(target)
+    if target.get('status') in BUSY:
+        return
+    if not admin and target.get('replica_state') == OUT_OF_SYNC:
+        raise InvalidInput(
+            '%s is out_of_sync; Manila lets only admins promote a replica that is out_of_sync '
+            'or in error, and would refuse this promotion with 403 (forbidden). Run again '
+            'once Manila shows it in_sync, or ask an admin.' % label(target))
+
+
 def plan_active(replicas, desired):
     zone = desired.get('availability_zone')
+    admin = read_as_admin(replicas)
     if desired.get('id'):
         target = find_target(replicas, desired)
         if target is None or target.get('status') in LEAVING:
@@ -237,13 +265,14 @@ def plan_active(replicas, desired):
             if not candidates:
                 raise InvalidInput('availability_zone: the share has no replica in zone %s '
                                    'to promote (make one with state=present first).' % zone)
-            target = candidates[0]
+            # the oldest that Manila promotes for anyone (in_sync, available) first
+            target = sorted(candidates, key=lambda r: not promotable_by_anyone(r))[0]
     else:
         raise InvalidInput('state=active needs id or availability_zone: the replica to '
                            'promote.')
     if is_active(target):
         return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[target])
-    check_healthy(target)
+    check_promotable(target, admin)
     changes = dict((r['id'], {'replica_state': IN_SYNC}) for r in present(replicas)
                    if is_active(r))
     changes[target['id']] = {'replica_state': ACTIVE}

@@ -20,6 +20,14 @@ description:
   - V(active) promotes the replica named by O(id) (or the one in
     O(availability_zone)) and waits until Manila shows it active and the
     former active replica as a replica. It is ok when it already is.
+    With O(availability_zone), the oldest replica there that is C(in_sync)
+    and C(available) is promoted, before an older one out of sync.
+    Manila promotes only a replica whose status is C(available); one that
+    is C(out_of_sync) or in C(replica_state) C(error) only for an admin
+    (Manila's C(promote_share_replica) check; the policy lets members
+    promote the others). The module refuses what Manila would refuse,
+    before any write, in check mode too; it tells an admin by the C(host)
+    that Manila shows only to admins.
     The promotion fails only when the promoted replica goes to an error
     state; another replica of the share in error does not fail a promotion
     that succeeded, the task warns about it.

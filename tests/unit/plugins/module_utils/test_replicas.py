@@ -62,6 +62,15 @@ OLDEST = rep('r4', 'in_sync', created='2026-11-30T10:00:0%d')
 # Manila shows no created_at: it counts as the oldest
 UNDATED = dict(rep('r5', 'in_sync'), created_at=None)
 
+
+def as_admin(*replicas):
+    """The replicas as an admin reads them: Manila adds ``host`` for admins only."""
+    return [dict(r, host='host@%s#pool' % r['id']) for r in replicas]
+
+
+# the oldest replica in zone-b is out of sync, a newer one there in sync
+OUT_B = rep('r6', 'out_of_sync', zone='zone-b', created='2026-11-29T10:00:0%d')
+
 # (id, share, replicas, task, action, target IDs, create body)
 TABLE = [
     ('present-makes-one', SHARE, [A], {}, CREATE, [], {'share_id': SHARE_ID}),
@@ -92,6 +101,17 @@ TABLE = [
      {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
     ('active-by-zone-oldest-secondary', SHARE, [C, B, OLDEST],
      {'state': 'active', 'availability_zone': 'nova'}, PROMOTE, ['r4'], None),
+    # Manila (share/api.py promote_share_replica) lets admins promote a replica that is
+    # out_of_sync or in replica_state error, as long as its status is available
+    ('active-admin-error-state', SHARE, as_admin(A, ERR), {'state': 'active', 'id': 'r2'},
+     PROMOTE, ['r2'], None),
+    ('active-admin-out-of-sync', SHARE, as_admin(A, OUT), {'state': 'active', 'id': 'r2'},
+     PROMOTE, ['r2'], None),
+    # by zone, a replica Manila would promote for anyone comes before an older one
+    ('active-by-zone-in-sync-first', SHARE, [A, OUT_B, C],
+     {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
+    ('active-by-zone-admin-in-sync-first', SHARE, as_admin(A, OUT_B, C),
+     {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
     ('absent-by-id', SHARE, [A, B], {'state': 'absent', 'id': 'r2'}, DELETE, ['r2'], None),
     ('absent-gone', SHARE, [A], {'state': 'absent', 'id': 'r2'}, NOTHING, [], None),
     ('absent-leaving', SHARE, [A, DELETING], {'state': 'absent', 'id': 'r2'}, NOTHING, [], None),
@@ -143,6 +163,16 @@ REFUSALS = [
     ('promote-needs-which', SHARE, [A, B], {'state': 'active'}, InvalidInput, ['id or']),
     ('promote-error', SHARE, [A, ERR], {'state': 'active', 'id': 'r2'}, ReplicaInError,
      ['replica_state error']),
+    # a member's promotion of an out_of_sync replica: Manila answers 403 (admins only)
+    ('promote-member-out-of-sync', SHARE, [A, OUT], {'state': 'active', 'id': 'r2'},
+     InvalidInput, ['Replica r2 (out_of_sync, zone nova) is out_of_sync', 'only admins',
+                    '403']),
+    ('promote-member-out-of-sync-by-zone', SHARE, [A, OUT_B],
+     {'state': 'active', 'availability_zone': 'zone-b'}, InvalidInput,
+     ['Replica r6', 'out_of_sync', 'only admins']),
+    # a replica whose status is not available: Manila refuses it for everyone
+    ('promote-admin-error-status', SHARE, as_admin(A, ERR_STATUS),
+     {'state': 'active', 'id': 'r2'}, ReplicaInError, ['status error']),
     ('present-error-state', SHARE, [A, ERR], {}, ReplicaInError, ['replica_state error']),
     ('present-error-status', SHARE, [A, ERR_STATUS], {}, ReplicaInError, ['status error']),
     ('present-unknown-id', SHARE, [A], {'id': 'r9'}, InvalidInput, ['id:', 'r9']),

@@ -200,3 +200,34 @@ def test_a_promotion_that_succeeded_beside_a_replica_in_error_is_a_success(monke
     assert result.result['changed'] is True
     assert result.result['replica']['replica_state'] == 'active'
     assert any('r3' in w and 'error' in w for w in result.result['warnings'])
+
+
+OUT_OF_SYNC = dict(READY, replica_state='out_of_sync')
+
+
+@pytest.mark.parametrize('check_mode', [True, False])
+def test_a_members_promotion_of_an_out_of_sync_replica_fails_before_any_write(
+        monkeypatch, check_mode):
+    """Manila answers a member's promotion of an out_of_sync replica with 403
+    (share/api.py): check mode fails as the real run does, and neither writes."""
+    outcome, session = run_scripted(
+        monkeypatch, share_replica, {'share': 'data', 'id': 'r2', 'state': 'active'},
+        [BY_NAME, replicas(ACTIVE, OUT_OF_SYNC)], check_mode=check_mode, expect=Fail)
+    assert 'only admins promote a replica that is out_of_sync' in outcome.result['msg']
+    assert not outcome.result.get('changed')
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('replica_state', ['error', 'out_of_sync'])
+def test_an_admins_promotion_of_a_replica_in_error_or_out_of_sync(monkeypatch, replica_state):
+    """Manila lets admins promote such a replica (status available): check mode says
+    changed and sends nothing. An admin reads ``host`` on every replica."""
+    admin = [dict(ACTIVE, host='h@a#p'), dict(READY, replica_state=replica_state, host='h@b#p')]
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r2', 'state': 'active'}, [
+                              BY_NAME, replicas(*admin),
+                              ('GET', '/v2/share-replicas/r2/export-locations',
+                               ScriptedResponse(200, {'export_locations': []})),
+                          ], check_mode=True)
+    assert result.result['changed'] is True
+    assert session.writes() == []
