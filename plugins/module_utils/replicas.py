@@ -27,7 +27,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    export_paths,
+    share_label,
+    sort_export_locations,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
@@ -325,16 +329,23 @@ class ReplicaAPI(object):
             return None
 
     def export_locations(self, replica_id):
-        """A replica's export locations (API 2.47+; [] before: Manila shows only
-        the active replica's, on the share)."""
+        """A replica's export locations, Manila's preferred ones first, as the
+        share's (API 2.47+; [] before: Manila shows only the active replica's, on
+        the share)."""
         if not self.client.supports('replica_export_locations'):
             return []
         try:
-            return self.client.get('share-replicas/%s/export-locations' % replica_id,
-                                   feature='replica_export_locations').get(
-                                       'export_locations', [])
+            return sort_export_locations(self.client.get(
+                'share-replicas/%s/export-locations' % replica_id,
+                feature='replica_export_locations').get('export_locations', []))
         except NotFound:
             return []
+
+    def with_exports(self, replica):
+        """The replica with its ``export_locations`` and the ``export_paths`` a
+        client mounts (shares.export_paths: preferred first, admin-only left out)."""
+        locations = self.export_locations(replica['id'])
+        return dict(replica, export_locations=locations, export_paths=export_paths(locations))
 
     # -- writes --------------------------------------------------------------
     def create(self, body, known_ids):

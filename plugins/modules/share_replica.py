@@ -142,9 +142,18 @@ replica:
       description: Its pool (admins only; Manila hides it from others).
       type: str
     export_locations:
-      description: Its export locations (API 2.47+; empty before).
+      description:
+        - Its export locations (API 2.47+; empty before), Manila's preferred
+          ones first.
       type: list
       elements: dict
+    export_paths:
+      description:
+        - The paths a client mounts, Manila's preferred one first,
+          admin-only locations left out (as the C(export_paths) of
+          M(openkeel.manila.shares)).
+      type: list
+      elements: str
 replicas:
   description: The share's replicas as Manila shows them after the task.
   returned: always
@@ -330,7 +339,7 @@ class ShareReplicaModule(ManilaModule):
             return dict(replica={}, replicas=[])
         replica = resource
         if replica and replica.get('id') and replica['id'] != '(new)':
-            replica = dict(replica, export_locations=self.api.export_locations(replica['id']))
+            replica = self.api.with_exports(replica)
         if plan.changed and not self.check_mode:
             self.replicas = self.api.list_for_share(self.share['id'])
         if not self.check_mode:

@@ -231,3 +231,37 @@ def test_an_admins_promotion_of_a_replica_in_error_or_out_of_sync(monkeypatch, r
                           ], check_mode=True)
     assert result.result['changed'] is True
     assert session.writes() == []
+
+
+# as an admin reads them: the admin-only location first, the preferred one last
+LOCATIONS = [
+    {'path': '10.0.0.9:/admin', 'preferred': False, 'is_admin_only': True},
+    {'path': '10.0.0.2:/other', 'preferred': False, 'is_admin_only': False},
+    {'path': '10.0.0.1:/preferred', 'preferred': True, 'is_admin_only': False},
+]
+
+
+def test_the_replica_export_paths_put_the_preferred_first_and_leave_admin_only_out(
+        monkeypatch):
+    """Issue 36: the failover role publishes these; as the shares module orders them
+    (shares.export_paths), not in Manila's order with the admin-only path first."""
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r1', 'state': 'active'}, [
+                              BY_NAME, replicas(ACTIVE, READY),
+                              ('GET', '/v2/share-replicas/r1/export-locations',
+                               ScriptedResponse(200, {'export_locations': LOCATIONS})),
+                          ])
+    assert result.result['replica']['export_paths'] == ['10.0.0.1:/preferred',
+                                                        '10.0.0.2:/other']
+    assert [loc['path'] for loc in result.result['replica']['export_locations']] == [
+        '10.0.0.1:/preferred', '10.0.0.9:/admin', '10.0.0.2:/other']
+
+
+def test_info_export_paths_as_the_shares_module_orders_them(monkeypatch):
+    result, session = run(monkeypatch, share_replica_info, {'share': 'data'}, [
+        BY_NAME, replicas(ACTIVE),
+        ('GET', '/v2/share-replicas/r1/export-locations',
+         ScriptedResponse(200, {'export_locations': LOCATIONS})),
+    ])
+    assert result.result['replicas'][0]['export_paths'] == ['10.0.0.1:/preferred',
+                                                            '10.0.0.2:/other']
