@@ -433,8 +433,10 @@ class ReplicaAPI(object):
             # Only the promoted replica tells: a driver that fails the promotion
             # leaves every replica in status error, the promoted one with them; another
             # replica in error beside a promotion that succeeded is not its failure.
+            # A replica an admin promotes from replica_state error keeps that state
+            # while its status is replication_change: only at rest does it tell.
             for r in present(replicas):
-                if r['id'] == replica_id and in_error(r):
+                if r['id'] == replica_id and in_error(r) and r.get('status') not in BUSY:
                     return 'has %s in status %s/%s' % (label(r), r.get('status'),
                                                        r.get('replica_state'))
             return None

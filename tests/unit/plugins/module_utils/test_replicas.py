@@ -435,6 +435,16 @@ def test_wait_promoted_ends_well_beside_another_replica_in_error():
     assert session.requests() == ['GET /', 'GET ' + LIST, 'GET ' + LIST]
 
 
+def test_wait_promoted_goes_on_while_a_replica_in_error_is_being_promoted():
+    """An admin promotes a replica in replica_state error (found on the real cloud): it
+    keeps that state while its status is replication_change; that is no failure."""
+    promoting = dict(ERR, status='replication_change')
+    done = [dict(A, replica_state='in_sync'), dict(B, replica_state='active')]
+    client, session = make_client([listing(A, promoting), listing(*done)])
+    assert ReplicaAPI(client).wait_promoted(SHARE_ID, 'r2') == done
+    assert session.requests() == ['GET /', 'GET ' + LIST, 'GET ' + LIST]
+
+
 def test_wait_promoted_times_out_naming_every_replica():
     client, session = make_client([
         listing(A, dict(B, status='replication_change'), takes=600),
