@@ -27,7 +27,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
+    export_paths,
+    share_label,
+    sort_export_locations,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
@@ -132,9 +136,19 @@ class ReplicaInError(CannotConverge):
         self.replica = replica
 
 
+def in_error(replica):
+    """In an error status, or in replica_state error."""
+    return replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR
+
+
+def others_in_error(replicas, replica_id):
+    """The replicas besides ``replica_id`` that are in error (a promotion leaves them)."""
+    return [r for r in present(replicas) if r['id'] != replica_id and in_error(r)]
+
+
 def check_healthy(replica):
     """Replicas in error fail the task with what Manila says (the caller adds it)."""
-    if replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR:
+    if in_error(replica):
         raise ReplicaInError(
             '%s is in status %s, replica_state %s. Delete it (state=absent, id=%s) and '
             'run again, or ask an admin to repair it.' % (
@@ -212,8 +226,36 @@ def plan_present(share, replicas, desired):
     return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
 
 
+def read_as_admin(replicas):
+    """Whether the task reads the replicas as an admin: Manila shows a replica's
+    ``host`` to admins only (api/views/share_replicas.py), so the listing the plan
+    starts from tells, with no request of its own."""
+    return any('host' in r for r in replicas)
+
+
+def promotable_by_anyone(replica):
+    """Manila promotes a replica in status available; a member's only when it is
+    in_sync (share/api.py promote_share_replica: out_of_sync and error need an admin)."""
+    return replica.get('status') == AVAILABLE and replica.get('replica_state') == IN_SYNC
+
+
+def check_promotable(target, admin):
+    """Refuse, before any write, the promotion Manila would refuse: a replica not
+    available (400), or out_of_sync or in replica_state error for a non-admin (403)."""
+    if target.get('status') != AVAILABLE or not admin:
+        check_healthy(target)
+    if target.get('status') in BUSY:
+        return
+    if not admin and target.get('replica_state') == OUT_OF_SYNC:
+        raise InvalidInput(
+            '%s is out_of_sync; Manila lets only admins promote a replica that is out_of_sync '
+            'or in error, and would refuse this promotion with 403 (forbidden). Run again '
+            'once Manila shows it in_sync, or ask an admin.' % label(target))
+
+
 def plan_active(replicas, desired):
     zone = desired.get('availability_zone')
+    admin = read_as_admin(replicas)
     if desired.get('id'):
         target = find_target(replicas, desired)
         if target is None or target.get('status') in LEAVING:
@@ -227,13 +269,14 @@ def plan_active(replicas, desired):
             if not candidates:
                 raise InvalidInput('availability_zone: the share has no replica in zone %s '
                                    'to promote (make one with state=present first).' % zone)
-            target = candidates[0]
+            # the oldest that Manila promotes for anyone (in_sync, available) first
+            target = sorted(candidates, key=lambda r: not promotable_by_anyone(r))[0]
     else:
         raise InvalidInput('state=active needs id or availability_zone: the replica to '
                            'promote.')
     if is_active(target):
         return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[target])
-    check_healthy(target)
+    check_promotable(target, admin)
     changes = dict((r['id'], {'replica_state': IN_SYNC}) for r in present(replicas)
                    if is_active(r))
     changes[target['id']] = {'replica_state': ACTIVE}
@@ -286,16 +329,23 @@ class ReplicaAPI(object):
             return None
 
     def export_locations(self, replica_id):
-        """A replica's export locations (API 2.47+; [] before: Manila shows only
-        the active replica's, on the share)."""
+        """A replica's export locations, Manila's preferred ones first, as the
+        share's (API 2.47+; [] before: Manila shows only the active replica's, on
+        the share)."""
         if not self.client.supports('replica_export_locations'):
             return []
         try:
-            return self.client.get('share-replicas/%s/export-locations' % replica_id,
-                                   feature='replica_export_locations').get(
-                                       'export_locations', [])
+            return sort_export_locations(self.client.get(
+                'share-replicas/%s/export-locations' % replica_id,
+                feature='replica_export_locations').get('export_locations', []))
         except NotFound:
             return []
+
+    def with_exports(self, replica):
+        """The replica with its ``export_locations`` and the ``export_paths`` a
+        client mounts (shares.export_paths: preferred first, admin-only left out)."""
+        locations = self.export_locations(replica['id'])
+        return dict(replica, export_locations=locations, export_paths=export_paths(locations))
 
     # -- writes --------------------------------------------------------------
     def create(self, body, known_ids):
@@ -370,7 +420,8 @@ class ReplicaAPI(object):
 
     def wait_promoted(self, share_id, replica_id):
         """Until ``replica_id`` is the one active replica of the share and every
-        replica is at rest; returns the share's replicas."""
+        replica is at rest; returns the share's replicas.  Fails when the promoted
+        replica goes to an error state, not for another replica in error."""
         def ready(replicas):
             mine = [r for r in replicas if r['id'] == replica_id]
             if not mine or not is_active(mine[0]):
@@ -379,8 +430,13 @@ class ReplicaAPI(object):
                 [r['id'] for r in present(replicas) if is_active(r)] == [replica_id]
 
         def failure(replicas):
+            # Only the promoted replica tells: a driver that fails the promotion
+            # leaves every replica in status error, the promoted one with them; another
+            # replica in error beside a promotion that succeeded is not its failure.
+            # A replica an admin promotes from replica_state error keeps that state
+            # while its status is replication_change: only at rest does it tell.
             for r in present(replicas):
-                if r.get('status') in STATUS_ERRORS or r.get('replica_state') == STATE_ERROR:
+                if r['id'] == replica_id and in_error(r) and r.get('status') not in BUSY:
                     return 'has %s in status %s/%s' % (label(r), r.get('status'),
                                                        r.get('replica_state'))
             return None

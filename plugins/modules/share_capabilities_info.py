@@ -76,6 +76,10 @@ pools:
       C(revert_to_snapshot_support), C(mount_snapshot_support),
       C(share_group_support) (the pool reports share group statistics).
       Empty for users who may not list pools.
+    - C(replication_type) is as the pool reports it - one text, or a list
+      of them (NetApp pools report a list); a share type whose
+      C(replication_type) is any of them can be replicated there, as
+      Manila's scheduler matches it.
   returned: always
   type: list
   elements: dict
@@ -138,6 +142,16 @@ def pool_view(pool):
     return view
 
 
+def replication_types(value):
+    """The replication types a pool reports: one text, or a list of them (NetApp reports
+    a list; Manila's scheduler matches a type against each of its values)."""
+    if not value:
+        return set()
+    if isinstance(value, (list, tuple)):
+        return set(str(v) for v in value if v)
+    return set([str(value)])
+
+
 def replication_summary(types, pools, pools_visible, only_type=None):
     """{supported, types, reason}: can a share of these types be replicated here?"""
     replicated = [t for t in types if t['replication_type']]
@@ -148,7 +162,9 @@ def replication_summary(types, pools, pools_visible, only_type=None):
             '%s replication_type extra spec; Manila replicates only shares of a type that '
             'has one.' % which)}
     if pools_visible:
-        offered = set(p['replication_type'] for p in pools if p['replication_type'])
+        offered = set()
+        for pool in pools:
+            offered |= replication_types(pool['replication_type'])
         usable = [t['name'] for t in replicated if t['replication_type'] in offered]
         if not usable:
             return {'supported': False, 'types': names, 'reason': (

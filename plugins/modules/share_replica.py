@@ -20,6 +20,17 @@ description:
   - V(active) promotes the replica named by O(id) (or the one in
     O(availability_zone)) and waits until Manila shows it active and the
     former active replica as a replica. It is ok when it already is.
+    With O(availability_zone), the oldest replica there that is C(in_sync)
+    and C(available) is promoted, before an older one out of sync.
+    Manila promotes only a replica whose status is C(available); one that
+    is C(out_of_sync) or in C(replica_state) C(error) only for an admin
+    (Manila's C(promote_share_replica) check; the policy lets members
+    promote the others). The module refuses what Manila would refuse,
+    before any write, in check mode too; it tells an admin by the C(host)
+    that Manila shows only to admins.
+    The promotion fails only when the promoted replica goes to an error
+    state; another replica of the share in error does not fail a promotion
+    that succeeded, the task warns about it.
   - V(absent) deletes the replica O(id) (or every replica besides the active
     one, in O(availability_zone) when given); the active replica is never
     deleted.
@@ -134,9 +145,18 @@ replica:
       description: Its pool (admins only; Manila hides it from others).
       type: str
     export_locations:
-      description: Its export locations (API 2.47+; empty before).
+      description:
+        - Its export locations (API 2.47+; empty before), Manila's preferred
+          ones first.
       type: list
       elements: dict
+    export_paths:
+      description:
+        - The paths a client mounts, Manila's preferred one first,
+          admin-only locations left out (as the C(export_paths) of
+          M(openkeel.manila.shares)).
+      type: list
+      elements: str
 replicas:
   description: The share's replicas as Manila shows them after the task.
   returned: always
@@ -162,6 +182,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
     OUT_OF_SYNC,
     ReplicaAPI,
     ReplicaInError,
+    label,
+    others_in_error,
     plan as plan_replicas,
     view,
     views,
@@ -281,11 +303,16 @@ class ShareReplicaModule(ManilaModule):
         self.api.promote(replica['id'], self.params['quiesce_wait_time'])
         if self.params['wait']:
             try:
-                self.api.wait_promoted(self.share['id'], replica['id'])
+                settled = self.api.wait_promoted(self.share['id'], replica['id'])
             except WaitFailed as exc:
                 # The replica as the wait last read it (the share's replicas).
                 read = [r for r in exc.resource or () if r['id'] == replica['id']]
                 self.fail('%s' % exc, replica=view(read[0] if read else replica))
+            for other in others_in_error(settled, replica['id']):
+                self.warn('%s is in status %s, replica_state %s; the promotion of replica '
+                          '%s succeeded without it.' % (label(other), other.get('status'),
+                                                        other.get('replica_state'),
+                                                        replica['id']))
             replica = self.api.get(replica['id']) or replica
         return replica
 
@@ -317,7 +344,7 @@ class ShareReplicaModule(ManilaModule):
             return dict(replica={}, replicas=[])
         replica = resource
         if replica and replica.get('id') and replica['id'] != '(new)':
-            replica = dict(replica, export_locations=self.api.export_locations(replica['id']))
+            replica = self.api.with_exports(replica)
         if plan.changed and not self.check_mode:
             self.replicas = self.api.list_for_share(self.share['id'])
         if not self.check_mode:

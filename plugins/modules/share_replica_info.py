@@ -58,7 +58,9 @@ replicas:
   description:
     - The replicas, active first, as Manila shows them; with
       O(with_export_locations) each has C(export_locations) (empty below
-      API 2.47).
+      API 2.47; Manila's preferred ones first) and C(export_paths) (the
+      paths a client mounts, the preferred one first, admin-only locations
+      left out, as the C(export_paths) of M(openkeel.manila.shares)).
   returned: always
   type: list
   elements: dict
@@ -96,8 +98,7 @@ class ShareReplicaInfoModule(ManilaModule):
         replicas.sort(key=lambda r: (r.get('replica_state') != ACTIVE,
                                      str(r.get('created_at') or ''), r['id']))
         if p['with_export_locations']:
-            replicas = [dict(r, export_locations=api.export_locations(r['id']))
-                        for r in replicas]
+            replicas = [api.with_exports(r) for r in replicas]
         self.finish(replicas=replicas)
 
 

@@ -62,6 +62,15 @@ OLDEST = rep('r4', 'in_sync', created='2026-11-30T10:00:0%d')
 # Manila shows no created_at: it counts as the oldest
 UNDATED = dict(rep('r5', 'in_sync'), created_at=None)
 
+
+def as_admin(*replicas):
+    """The replicas as an admin reads them: Manila adds ``host`` for admins only."""
+    return [dict(r, host='host@%s#pool' % r['id']) for r in replicas]
+
+
+# the oldest replica in zone-b is out of sync, a newer one there in sync
+OUT_B = rep('r6', 'out_of_sync', zone='zone-b', created='2026-11-29T10:00:0%d')
+
 # (id, share, replicas, task, action, target IDs, create body)
 TABLE = [
     ('present-makes-one', SHARE, [A], {}, CREATE, [], {'share_id': SHARE_ID}),
@@ -92,6 +101,17 @@ TABLE = [
      {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
     ('active-by-zone-oldest-secondary', SHARE, [C, B, OLDEST],
      {'state': 'active', 'availability_zone': 'nova'}, PROMOTE, ['r4'], None),
+    # Manila (share/api.py promote_share_replica) lets admins promote a replica that is
+    # out_of_sync or in replica_state error, as long as its status is available
+    ('active-admin-error-state', SHARE, as_admin(A, ERR), {'state': 'active', 'id': 'r2'},
+     PROMOTE, ['r2'], None),
+    ('active-admin-out-of-sync', SHARE, as_admin(A, OUT), {'state': 'active', 'id': 'r2'},
+     PROMOTE, ['r2'], None),
+    # by zone, a replica Manila would promote for anyone comes before an older one
+    ('active-by-zone-in-sync-first', SHARE, [A, OUT_B, C],
+     {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
+    ('active-by-zone-admin-in-sync-first', SHARE, as_admin(A, OUT_B, C),
+     {'state': 'active', 'availability_zone': 'zone-b'}, PROMOTE, ['r3'], None),
     ('absent-by-id', SHARE, [A, B], {'state': 'absent', 'id': 'r2'}, DELETE, ['r2'], None),
     ('absent-gone', SHARE, [A], {'state': 'absent', 'id': 'r2'}, NOTHING, [], None),
     ('absent-leaving', SHARE, [A, DELETING], {'state': 'absent', 'id': 'r2'}, NOTHING, [], None),
@@ -143,6 +163,16 @@ REFUSALS = [
     ('promote-needs-which', SHARE, [A, B], {'state': 'active'}, InvalidInput, ['id or']),
     ('promote-error', SHARE, [A, ERR], {'state': 'active', 'id': 'r2'}, ReplicaInError,
      ['replica_state error']),
+    # a member's promotion of an out_of_sync replica: Manila answers 403 (admins only)
+    ('promote-member-out-of-sync', SHARE, [A, OUT], {'state': 'active', 'id': 'r2'},
+     InvalidInput, ['Replica r2 (out_of_sync, zone nova) is out_of_sync', 'only admins',
+                    '403']),
+    ('promote-member-out-of-sync-by-zone', SHARE, [A, OUT_B],
+     {'state': 'active', 'availability_zone': 'zone-b'}, InvalidInput,
+     ['Replica r6', 'out_of_sync', 'only admins']),
+    # a replica whose status is not available: Manila refuses it for everyone
+    ('promote-admin-error-status', SHARE, as_admin(A, ERR_STATUS),
+     {'state': 'active', 'id': 'r2'}, ReplicaInError, ['status error']),
     ('present-error-state', SHARE, [A, ERR], {}, ReplicaInError, ['replica_state error']),
     ('present-error-status', SHARE, [A, ERR_STATUS], {}, ReplicaInError, ['status error']),
     ('present-unknown-id', SHARE, [A], {'id': 'r9'}, InvalidInput, ['id:', 'r9']),
@@ -377,12 +407,14 @@ def test_wait_promoted_goes_on_while_the_listing_does_not_show_the_replica():
 
 
 @pytest.mark.parametrize('broken, words', [
-    (dict(A, status='error'), 'Replica r1 (active, zone nova) in status error/active'),
-    (dict(A, replica_state='error'), 'Replica r1 (error, zone nova) in status available/error'),
+    (dict(B, status='error'), 'Replica r2 (in_sync, zone nova) in status error/in_sync'),
+    (dict(B, replica_state='error'), 'Replica r2 (error, zone nova) in status available/error'),
 ])
-def test_wait_promoted_ends_when_a_replica_breaks(broken, words):
+def test_wait_promoted_ends_when_the_promoted_replica_breaks(broken, words):
+    """Manila's manager puts every replica in status error when the driver fails the
+    promotion: the promoted one among them is the sign."""
     client, session = make_client([
-        listing(broken, dict(B, status='replication_change')),
+        listing(dict(A, status='error'), broken),
         manila_says('promote: The replica could not be promoted.'),
     ])
     with pytest.raises(WaitFailed) as err:
@@ -390,6 +422,27 @@ def test_wait_promoted_ends_when_a_replica_breaks(broken, words):
     assert str(err.value) == ('Share %s has %s while waiting for replica r2 to be active. '
                               'Manila says: promote: The replica could not be promoted.'
                               % (SHARE_ID, words))
+
+
+def test_wait_promoted_ends_well_beside_another_replica_in_error():
+    """A promotion that succeeded is a success although a third replica is in error
+    (issue 36): only the promoted replica decides; the other is waited past."""
+    broken = rep('r3', 'error', zone='zone-b', status='error')
+    done = [dict(A, replica_state='in_sync'), dict(B, replica_state='active'), broken]
+    client, session = make_client([
+        listing(A, dict(B, status='replication_change'), broken), listing(*done)])
+    assert ReplicaAPI(client).wait_promoted(SHARE_ID, 'r2') == done
+    assert session.requests() == ['GET /', 'GET ' + LIST, 'GET ' + LIST]
+
+
+def test_wait_promoted_goes_on_while_a_replica_in_error_is_being_promoted():
+    """An admin promotes a replica in replica_state error (found on the real cloud): it
+    keeps that state while its status is replication_change; that is no failure."""
+    promoting = dict(ERR, status='replication_change')
+    done = [dict(A, replica_state='in_sync'), dict(B, replica_state='active')]
+    client, session = make_client([listing(A, promoting), listing(*done)])
+    assert ReplicaAPI(client).wait_promoted(SHARE_ID, 'r2') == done
+    assert session.requests() == ['GET /', 'GET ' + LIST, 'GET ' + LIST]
 
 
 def test_wait_promoted_times_out_naming_every_replica():

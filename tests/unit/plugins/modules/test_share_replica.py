@@ -165,3 +165,122 @@ def test_a_promotion_that_fails_returns_the_replica_as_last_read(monkeypatch):
     assert outcome.result['replica']['status'] == 'error'
     assert outcome.result['replica']['replica_state'] == 'error'
     assert outcome.result['changed'] is True
+
+
+@pytest.mark.parametrize('reported, asked, supported', [
+    (['readable', 'dr'], 'dr', True),        # NetApp reports a list: any of them matches
+    (['readable', 'dr'], 'writable', False),
+    ('readable', 'readable', True),
+])
+def test_a_pool_may_report_several_replication_types(reported, asked, supported):
+    """Manila's scheduler matches a type's replication_type against each value of a list
+    capability (scheduler/utils.py capabilities_satisfied); a list is no TypeError."""
+    verdict = share_capabilities_info.replication_summary(
+        [caps_type('t', asked)], [caps_pool('p', reported)], True, None)
+    assert verdict['supported'] is supported
+    if not supported:
+        assert 'pools report: dr, readable' in verdict['reason']
+
+
+def test_capabilities_task_with_a_pool_of_several_replication_types(monkeypatch):
+    """The failover role's first step on a NetApp-like cloud: require_replication passes."""
+    pools = {'pools': [{'name': 'h@b#p', 'capabilities': {
+        'replication_type': ['dr', 'readable'], 'replication_domain': 'x'}}]}
+    types = {'share_types': [{'id': 't1', 'name': 'rep',
+                              'extra_specs': {'replication_type': 'dr'}}]}
+    result, session = run(monkeypatch, share_capabilities_info, {'require_replication': True}, [
+        ('GET', '/v2/types?is_public=all', ScriptedResponse(200, types)),
+        ('GET', '/v2/scheduler-stats/pools/detail', ScriptedResponse(200, pools)),
+    ])
+    assert result.result['replication'] == {'supported': True, 'types': ['rep'], 'reason': None}
+    assert result.result['pools'][0]['replication_type'] == ['dr', 'readable']
+
+
+def test_a_promotion_that_succeeded_beside_a_replica_in_error_is_a_success(monkeypatch):
+    """Issue 36: another replica of the share in error does not fail the promotion
+    (nor, through it, the failover role); the task says so in a warning."""
+    broken = dict(READY, id='r3', status='error', replica_state='error',
+                  created_at='2026-12-01T12:00:00')
+    promoted = dict(READY, replica_state='active')
+    after = [dict(ACTIVE, replica_state='in_sync'), promoted, broken]
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r2', 'state': 'active'}, [
+                              BY_NAME, replicas(ACTIVE, READY, broken),
+                              expect('POST', '/v2/share-replicas/r2/action',
+                                     ScriptedResponse(202, None), body={'promote': None}),
+                              replicas(ACTIVE, dict(READY, status='replication_change'), broken),
+                              replicas(*after),
+                              ('GET', '/v2/share-replicas/r2',
+                               ScriptedResponse(200, {'share_replica': promoted})),
+                              ('GET', '/v2/share-replicas/r2/export-locations',
+                               ScriptedResponse(200, {'export_locations': []})),
+                              replicas(*after),
+                          ])
+    assert result.result['changed'] is True
+    assert result.result['replica']['replica_state'] == 'active'
+    assert any('r3' in w and 'error' in w for w in result.result['warnings'])
+
+
+OUT_OF_SYNC = dict(READY, replica_state='out_of_sync')
+
+
+@pytest.mark.parametrize('check_mode', [True, False])
+def test_a_members_promotion_of_an_out_of_sync_replica_fails_before_any_write(
+        monkeypatch, check_mode):
+    """Manila answers a member's promotion of an out_of_sync replica with 403
+    (share/api.py): check mode fails as the real run does, and neither writes."""
+    outcome, session = run_scripted(
+        monkeypatch, share_replica, {'share': 'data', 'id': 'r2', 'state': 'active'},
+        [BY_NAME, replicas(ACTIVE, OUT_OF_SYNC)], check_mode=check_mode, expect=Fail)
+    assert 'only admins promote a replica that is out_of_sync' in outcome.result['msg']
+    assert not outcome.result.get('changed')
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('replica_state', ['error', 'out_of_sync'])
+def test_an_admins_promotion_of_a_replica_in_error_or_out_of_sync(monkeypatch, replica_state):
+    """Manila lets admins promote such a replica (status available): check mode says
+    changed and sends nothing. An admin reads ``host`` on every replica."""
+    admin = [dict(ACTIVE, host='h@a#p'), dict(READY, replica_state=replica_state, host='h@b#p')]
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r2', 'state': 'active'}, [
+                              BY_NAME, replicas(*admin),
+                              ('GET', '/v2/share-replicas/r2/export-locations',
+                               ScriptedResponse(200, {'export_locations': []})),
+                          ], check_mode=True)
+    assert result.result['changed'] is True
+    assert session.writes() == []
+
+
+# as an admin reads them: the admin-only location first, the preferred one last
+LOCATIONS = [
+    {'path': '10.0.0.9:/admin', 'preferred': False, 'is_admin_only': True},
+    {'path': '10.0.0.2:/other', 'preferred': False, 'is_admin_only': False},
+    {'path': '10.0.0.1:/preferred', 'preferred': True, 'is_admin_only': False},
+]
+
+
+def test_the_replica_export_paths_put_the_preferred_first_and_leave_admin_only_out(
+        monkeypatch):
+    """Issue 36: the failover role publishes these; as the shares module orders them
+    (shares.export_paths), not in Manila's order with the admin-only path first."""
+    result, session = run(monkeypatch, share_replica,
+                          {'share': 'data', 'id': 'r1', 'state': 'active'}, [
+                              BY_NAME, replicas(ACTIVE, READY),
+                              ('GET', '/v2/share-replicas/r1/export-locations',
+                               ScriptedResponse(200, {'export_locations': LOCATIONS})),
+                          ])
+    assert result.result['replica']['export_paths'] == ['10.0.0.1:/preferred',
+                                                        '10.0.0.2:/other']
+    assert [loc['path'] for loc in result.result['replica']['export_locations']] == [
+        '10.0.0.1:/preferred', '10.0.0.9:/admin', '10.0.0.2:/other']
+
+
+def test_info_export_paths_as_the_shares_module_orders_them(monkeypatch):
+    result, session = run(monkeypatch, share_replica_info, {'share': 'data'}, [
+        BY_NAME, replicas(ACTIVE),
+        ('GET', '/v2/share-replicas/r1/export-locations',
+         ScriptedResponse(200, {'export_locations': LOCATIONS})),
+    ])
+    assert result.result['replicas'][0]['export_paths'] == ['10.0.0.1:/preferred',
+                                                            '10.0.0.2:/other']
