@@ -59,8 +59,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     absent_refusal,
     brief as lock_brief,
     check_lock_input,
+    locks_keeping,
     plan_locks,
-    refusing_locks,
     unseen_refusal,
     unseen_words,
 )
@@ -711,13 +711,9 @@ class Fleet(object):
             else:
                 self.shares.delete(share_id)
         except ManilaError as exc:
-            named = refusing_locks(exc)
-            if named is None:
-                if first and (isinstance(exc, NotFound) or exc.status in (400, 403, 409)):
-                    return False
-                raise
             lifted = set(lock['id'] for lock in item.lock_plan.remove) if first else set()
-            if all(lock_id in lifted for lock_id in named):
+            named = locks_keeping(exc, lifted, first)
+            if named is None:
                 return False
             self.keep_locked(item, named)
             return True

@@ -217,6 +217,22 @@ def refusing_locks(exc):
     return [lock_id.strip() for lock_id in match.group(1).split(',') if lock_id.strip()]
 
 
+def locks_keeping(exc, lifted, first):
+    """What a refused deletion of a share means (``exc``, a ManilaError):
+    None when the task goes on (refused only by the locks ``lifted``, which
+    it lifts next, or, sent ``first``, for another reason such as the
+    snapshots it deletes next), else the IDs of the locks that keep the
+    share.  Any other refusal is raised again."""
+    named = refusing_locks(exc)
+    if named is None:
+        if first and (isinstance(exc, NotFound) or exc.status in (400, 403, 409)):
+            return None
+        raise exc
+    if all(lock_id in lifted for lock_id in named):
+        return None
+    return named
+
+
 def unseen_words(ids):
     """The locks of ``ids`` as the result shows them: only their IDs are known."""
     return [dict((key, lock_id if key == 'id' else None) for key in FIELDS) for lock_id in ids]
@@ -374,14 +390,10 @@ class ShareLockTask(object):
                 shares.delete(share['id'])
             return True
         except ManilaError as exc:
-            named = refusing_locks(exc)
-            if named is None:
-                if first and (isinstance(exc, NotFound) or exc.status in (400, 403, 409)):
-                    return False
-                raise
             lifted = set(lock['id'] for lock in self.plan.remove) if (
                 first and self.plan is not None) else set()
-            if all(lock_id in lifted for lock_id in named):
+            named = locks_keeping(exc, lifted, first)
+            if named is None:
                 return False
             seen = [lock['id'] for lock in self.locks or []]
             label = 'Share %s (%s)' % (share.get('name'), share['id'])
