@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Share types, more: only availability_zones is rewritten the way Manila stores
+"""Share types (share_types.py): only availability_zones is rewritten the way Manila stores
 it, the explained refusal of a type in use keeps the request it answers, and an
 access answer without its list is an empty list."""
 
