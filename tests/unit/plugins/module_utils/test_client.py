@@ -1064,6 +1064,22 @@ def test_keystone_get_without_a_keystone_endpoint_fails_before_sending():
     assert len(session.calls) == 1
 
 
+def test_keystone_get_needs_an_identity_endpoint_and_maps_errors():
+    client, session = make_client([
+        expect('GET', KEYSTONE + 'projects/x', ScriptedResponse(404, {'error': {
+            'code': 404, 'title': 'Not Found', 'message': 'Could not find project.'}}), version=None),
+    ])
+    with pytest.raises(ConfigurationError) as err:
+        client.keystone_get('projects/x')
+    assert 'No Keystone endpoint is known' in str(err.value)
+    asked = []
+    client.identity_url = lambda: asked.append(1) or KEYSTONE
+    with pytest.raises(NotFound) as err:
+        client.keystone_get('projects/x')
+    assert err.value.message == 'Could not find project.' and client.identity_url == KEYSTONE
+    assert asked == [1]
+
+
 class Access(object):
     project_id = 'p1'
     project_name = 'demo'

@@ -253,6 +253,41 @@ def test_keystone_v3_url_keeps_the_path_before_the_version():
     assert connection.keystone_v3_url('https://cloud.example/KEYSTONEX/') == 'https://cloud.example/KEYSTONEX/v3'
 
 
+@pytest.mark.parametrize('url,v3', [
+    ('http://k:5000/v3', 'http://k:5000/v3'), ('http://k:5000/v3/', 'http://k:5000/v3'),
+    ('http://k:5000', 'http://k:5000/v3'), ('https://h/identity', 'https://h/identity/v3'),
+    ('https://h/identity/v2.0', 'https://h/identity/v3'), ('http://k/v3.14', 'http://k/v3'),
+])
+def test_keystone_v3_url(url, v3):
+    assert connection.keystone_v3_url(url) == v3
+
+
+class KeystoneRegion(object):
+    """A cloud region that is only asked for the region of Keystone."""
+
+    def __init__(self, region):
+        self.region = region
+
+    def get_region_name(self, service_type):
+        assert service_type == 'identity'
+        return self.region
+
+
+def test_identity_url_from_the_catalog_or_the_auth_url():
+    session = type('S', (), {})()
+    session.auth = Auth([identity(('public', 'r1', 'http://k1/v3'),
+                                  ('public', 'r2', 'http://k2'),
+                                  ('internal', 'r2', 'http://k3'))])
+    session.auth.auth_url = 'http://auth:5000'
+    assert connection.identity_url(session, KeystoneRegion('r2'), 'public') == 'http://k2/v3'
+    assert connection.identity_url(session, KeystoneRegion('r9'), 'public') == 'http://k1/v3'
+    assert connection.identity_url(session, KeystoneRegion(None), 'internal') == 'http://k3/v3'
+    assert connection.identity_url(session, KeystoneRegion(None), 'admin') == 'http://auth:5000/v3'
+    session.auth = Auth([])
+    session.auth.auth_url = None
+    assert connection.identity_url(session, KeystoneRegion(None), 'public') is None
+
+
 def test_a_log_file_that_cannot_be_written_says_why(tmp_path):
     path = str(tmp_path / 'missing' / 'sdk.log')
     with pytest.raises(InvalidInput) as err:

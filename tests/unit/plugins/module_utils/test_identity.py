@@ -1,12 +1,14 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Keystone project lookups (identity.py): which requests find_projects sends (the other
-spelling of an ID only when asked for) and how an ID is put into the URL."""
+spelling of an ID only when asked for), how an ID is put into the URL, and the
+other spelling of a UUID-shaped ID."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.openkeel.manila.plugins.module_utils import identity
 from ansible_collections.openkeel.manila.plugins.module_utils.identity import find_projects
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     GONE,
@@ -62,3 +64,10 @@ def test_an_answer_without_a_project_list_finds_nothing():
         keystone('/projects?name=batch', ScriptedResponse(200, {})),
     ])
     assert find_projects(client, 'batch') == []
+
+
+def test_the_other_uuid_form_adds_or_drops_the_dashes():
+    dashed = 'aaaaaaaa-0000-0000-0000-000000000001'
+    assert identity.other_uuid_form(dashed) == dashed.replace('-', '')
+    assert identity.other_uuid_form(dashed.replace('-', '')) == dashed
+    assert identity.other_uuid_form('demo') is None
