@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """lookups at their edges: every kind's requests, paging, user messages, times,
-pools, and what a write sent against what Manila shows."""
+pools."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -14,7 +14,6 @@ import pytest
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
 from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
-from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     InvalidInput,
@@ -490,20 +489,6 @@ def test_parse_time_is_utc_whatever_the_local_zone(monkeypatch):
     finally:
         monkeypatch.delenv('TZ')
         time.tzset()
-
-
-@pytest.mark.parametrize('shown,wanted,same', [
-    # an empty text and none are the same
-    ('', None, True), (None, '', True), ('x', '', False), ('x', None, False),
-    # a boolean sent compares as one, whichever way Manila shows it
-    (True, True, True), ('True', True, True), ('false', False, True),
-    ('false', True, False), (False, True, False), ('yes', True, False),
-    ('a', 'a', True), ('A', 'a', False),
-])
-def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
-    assert writes.shown_as_sent(shown, wanted) is same
-    assert writes.shows({'field': shown}, {'field': wanted}) is same
-    assert writes.shows({}, {'field': wanted}) is False
 
 
 def test_find_names_the_value_it_was_given_when_two_resources_share_it():

@@ -5,7 +5,12 @@
 A source check, beside the scripted-HTTP tests of each write: a method that
 sends POST, PUT or DELETE (``client.post/put/delete``, an action, or
 ``client.request`` with a write method) must hand it to ``write_once`` (or
-``writes.create_once``).  A new API class that forgets it fails here."""
+``writes.create_once``).  A new API class that forgets it fails here.
+
+An architecture test across every file of plugins/module_utils, not the test
+file of one of them: it parses their source and runs none of it (so the
+mutation runs leave it out).  The behaviour of writes.py itself, the observers
+write_once asks and settle_namesakes, is tested in test_writes.py."""
 
 from __future__ import absolute_import, division, print_function
 
