@@ -1,7 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""lookups at their edges: every kind's requests, paging, user messages, times,
-pools."""
+"""lookups at their edges: every kind's requests, paging, user messages, times."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -13,11 +12,9 @@ import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
-from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     AmbiguousName,
     InvalidInput,
-    ManilaError,
     NotFound,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
@@ -372,55 +369,6 @@ def test_user_messages_words_and_old_clouds():
     assert manila_messages.user_messages(client, 'r', limit=2) == ''
     client, session = make_client([], max_version='2.36')
     assert manila_messages.user_messages(client, 'r') == '' and len(session.calls) == 1
-
-
-@pytest.mark.parametrize('name,ok_', [
-    ('h@b#p', True), ('h@b', False), ('h#p', False), ('h@b#p#q', False), ('h@@b#p', False),
-    ('h @b#p', False), ('@b#p', False), ('h@b#', False), ('', False), (None, False),
-])
-def test_pool_names(name, ok_):
-    if ok_:
-        assert scheduler_pools.parse_pool_name(name) == ('h', 'b', 'p')
-    else:
-        with pytest.raises(InvalidInput) as err:
-            scheduler_pools.parse_pool_name(name, option='target')
-        assert str(err.value).startswith('target must be a full pool name')
-
-
-def test_list_pools_paths_and_filters():
-    client, _session = make_client([
-        expect('GET', '/v2/scheduler-stats/pools/detail?host=h&share_type=t', ok({'pools': [1]})),
-        expect('GET', '/v2/scheduler-stats/pools', ok({})),
-        expect('GET', '/v2/scheduler-stats/pools/detail', ScriptedResponse(403, {
-            'forbidden': {'code': 403, 'message': 'policy'}})),
-    ])
-    assert scheduler_pools.list_pools(client, host='h', share_type='t') == [1]
-    assert scheduler_pools.list_pools(client, detail=False) == []
-    with pytest.raises(ManilaError) as err:
-        scheduler_pools.list_pools(client)
-    assert err.value.status == 403 and 'admin-only by default' in str(err.value)
-
-
-def test_require_pool_exact_match_and_the_known_pools():
-    query = '/v2/scheduler-stats/pools?host=h%24&backend=b%24&pool=p%24'
-    client, _session = make_client([
-        expect('GET', query, ok({'pools': [{'name': 'h@b#px'}, {'name': 'h@b#p'}]})),
-        expect('GET', query, ok({'pools': [{'name': 'h@b#px'}]})),
-        expect('GET', '/v2/scheduler-stats/pools', ok({'pools': [{'name': 'z@b#p'}, {'name': 'h@b#px'}]})),
-        expect('GET', query, ok({'pools': []})),
-        expect('GET', '/v2/scheduler-stats/pools', ok({'pools': []})),
-    ])
-    assert scheduler_pools.require_pool(client, 'h@b#p') == {'name': 'h@b#p'}
-    with pytest.raises(InvalidInput) as err:
-        scheduler_pools.require_pool(client, 'h@b#p')
-    assert str(err.value) == 'host: no pool named h@b#p is known to the scheduler. Pools: h@b#px, z@b#p.'
-    with pytest.raises(InvalidInput) as err:
-        scheduler_pools.require_pool(client, 'h@b#p')
-    assert str(err.value).endswith('Pools: none.')
-
-
-def test_exact():
-    assert scheduler_pools.exact('a.b') == 'a\\.b$'
 
 
 def test_list_messages_pages_on_past_the_second_page_and_answers_without_messages():

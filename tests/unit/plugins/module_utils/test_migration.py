@@ -47,11 +47,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitFailed,
     WaitTimeout,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.scheduler_pools import (
-    exact,
-    parse_pool_name,
-    require_pool,
-)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
     ScriptedResponse,
@@ -198,17 +193,6 @@ def test_explicit_false_flags_are_kept():
     assert resolve_flags({'writable': False})['writable'] is False
 
 
-@pytest.mark.parametrize('name', ['openkeel@beta', 'beta#pool', 'a@b#c#d', '', 'a @b#c'])
-def test_pool_names_must_be_complete(name):
-    with pytest.raises(InvalidInput) as err:
-        parse_pool_name(name)
-    assert str(err.value).startswith('host must be a full pool name')
-
-
-def test_pool_name_parts():
-    assert parse_pool_name(BETA) == ('openkeel', 'beta', 'fake_pool_for_BETA')
-
-
 def test_target_required_unless_cancelling():
     with pytest.raises(InvalidInput):
         validate_request('completed', None, {})
@@ -222,10 +206,6 @@ def test_start_body_sends_every_flag():
     assert body == {'host': BETA, 'writable': True, 'preserve_metadata': True,
                     'preserve_snapshots': True, 'nondisruptive': False,
                     'force_host_assisted_migration': False, 'new_share_type_id': 't-2'}
-
-
-def test_exact_filter_is_anchored_and_escaped():
-    assert exact('a.b') == r'a\.b$'
 
 
 # -- scripted HTTP: what the real cloud cannot show -------------------------------------
@@ -394,19 +374,6 @@ def test_destination_is_the_migrating_to_instance():
             {'id': 'i2', 'status': 'migrating_to', 'host': BETA}]})),
     ])
     assert MigrationAPI(client).hosts(SID) == (ALPHA, BETA)
-
-
-def test_unknown_pool_lists_the_known_ones():
-    client, session = make_client([
-        ('GET', '/v2/scheduler-stats/pools?host=openkeel%24&backend=gamma%24&pool=fake_pool_for_GAMMA%24',
-         ScriptedResponse(200, {'pools': []})),
-        ('GET', '/v2/scheduler-stats/pools', ScriptedResponse(200, {'pools': [
-            {'name': ALPHA}, {'name': BETA}]})),
-    ])
-    with pytest.raises(InvalidInput) as err:
-        require_pool(client, GAMMA)
-    assert str(err.value) == 'host: no pool named %s is known to the scheduler. Pools: %s, %s.' % (
-        GAMMA, ALPHA, BETA)
 
 
 def test_progress_needs_no_experimental_header_on_2_98():
