@@ -3,7 +3,11 @@
 """Manage and unmanage (share, share_snapshot) on scripted HTTP: the exact
 requests, check mode, the refusals before any write (members, hosts that are
 no pool, types and share servers that do not fit, snapshots that block an
-unmanage), a manage that ends in manage_error, servers older than 2.49."""
+unmanage), a manage that ends in manage_error, servers older than 2.49.
+
+These run the flows of module_utils/manage.py through the two modules; the
+tests of manage.py's own checks and helpers are in
+tests/unit/plugins/module_utils/test_manage.py."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,7 +20,6 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
     run_scripted,
 )
 
-from ansible_collections.openkeel.manila.plugins.module_utils.manage import dhss
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
 from ansible_collections.openkeel.manila.plugins.modules import share_snapshot
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
@@ -545,18 +548,6 @@ def test_a_share_server_that_cannot_take_the_share_is_refused(
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == msg
     assert session.writes() == []
-
-
-@pytest.mark.parametrize('value,on_servers', [
-    ('True', True), (' true ', True), ('1', True), ('yes', True), ('ON', True),
-    ('<is> True', True), (True, True), ('False', False), ('0', False), ('', False),
-    (None, False)])
-def test_dhss_reads_the_extra_spec_as_manila_does(value, on_servers):
-    specs = {} if value is None else {'driver_handles_share_servers': value}
-    assert dhss({'extra_specs': specs}) is on_servers
-    if specs:
-        assert dhss({'required_extra_specs': specs, 'extra_specs': {
-            'driver_handles_share_servers': str(not on_servers)}}) is on_servers
 
 
 def test_a_manage_that_fails_leaves_the_share_in_the_result(monkeypatch):
