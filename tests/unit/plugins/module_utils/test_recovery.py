@@ -4,7 +4,15 @@
 Keystone retries, races for one name, for the shares and for every other kind
 (snapshot, share network, security service, share type).  The fault matrix
 (tests/faults) shows the same against the real cloud; these pin the exact
-requests and pauses."""
+requests and pauses.
+
+A cross-cutting file, not the test file of one module_utils file: each test
+follows one failed write from the client (client.py: retries, write_once)
+through the observers of writes.py to the API class of its kind (shares.py,
+snapshots.py, share_networks.py, security_services.py, share_types.py,
+access.py), and the same faults are run against every kind side by side, so
+that a kind that recovers differently stands out.  The tests of each of those
+files' own functions are in its test_X.py."""
 
 from __future__ import absolute_import, division, print_function
 
