@@ -506,6 +506,21 @@ def test_what_a_write_sent_and_what_manila_shows(shown, wanted, same):
     assert writes.shows({}, {'field': wanted}) is False
 
 
+def test_the_oldest_namesake_keeps_the_name():
+    a = {'id': 'b', 'created_at': '2026-01-01T00:00:00'}
+    b = {'id': 'a', 'created_at': '2026-01-01T00:00:01'}
+    c = {'id': 'c'}
+    assert writes.oldest([b, a])['id'] == 'b'
+    assert writes.oldest([b, dict(a, id='c', created_at=b['created_at'])])['id'] == 'a'
+    assert writes.oldest([a, c])['id'] == 'c'
+
+
+def test_how_a_message_names_a_share():
+    assert lookups.share_label({'id': 'x', 'name': 'n'}) == 'Share n (x)'
+    assert lookups.share_in_sentence({'id': 'x'}) == 'share x'
+    assert lookups.share_in_sentence({'id': 'x', 'name': 'n'}) == 'share n (x)'
+
+
 def test_find_names_the_value_it_was_given_when_two_resources_share_it():
     client, _session = make_client([
         expect('GET', '/v2/shares/detail?name=data', ok({'shares': [
