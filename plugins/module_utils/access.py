@@ -33,16 +33,13 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import metadata_items
 from ansible_collections.openkeel.manila.plugins.module_utils.microversions import (
     feature_min_version,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    metadata_items,
-    oldest,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_ACTIVE_STATES,
@@ -60,6 +57,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.writes import oldest
 
 ACCESS_TYPES = ('ip', 'user', 'cert', 'cephx')
 ACCESS_LEVELS = ('rw', 'ro')

@@ -64,6 +64,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     unseen_refusal,
     unseen_words,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import normalize_metadata
 from ansible_collections.openkeel.manila.plugins.module_utils.quotas import (
     FleetDemand,
     QuotaAPI,
@@ -82,13 +84,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     export_paths,
     marker_items,
     match_in_listing,
-    normalize_metadata,
     plan_absent,
     plan_create,
     plan_restore,
     plan_update,
     purge_candidates,
-    share_label,
     with_marker,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (

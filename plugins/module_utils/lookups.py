@@ -15,6 +15,10 @@
 - Listings page with limit/offset until Manila has nothing more (or, where
   it counts, until the count is reached), each item once.
 
+Beside the label of each kind (``KINDS``) are the words that name one share
+in a message: ``share_label`` opens a sentence, ``share_in_sentence`` sits
+inside one.  The other kinds' API classes have their own ``label``.
+
 The neighbours: writes.py (writes that take effect once and the name races
 of creates), manila_messages.py (user messages and points in time),
 scheduler_pools.py (pool names and listings).
@@ -91,6 +95,20 @@ KINDS = {
     'resource_lock': Kind('resource lock', 'resource-locks', 'resource_locks',
                           'resource-locks/%s', 'resource_lock', name_filter=False),
 }
+
+
+def share_label(share):
+    """'Share NAME (ID)', capitalised: the subject that opens a message
+    (share_in_sentence names a share inside one)."""
+    return 'Share %s (%s)' % (share.get('name'), share['id'])
+
+
+def share_in_sentence(share):
+    """'share NAME (ID)' (or 'share ID' without a name), lower case: a share
+    named inside a sentence (share_label opens one)."""
+    if share.get('name'):
+        return 'share %s (%s)' % (share['name'], share.get('id'))
+    return 'share %s' % share.get('id')
 
 
 def looks_like_uuid(value):

@@ -31,10 +31,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotFound,
     WaitFailed,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    check_share_input,
-    share_label,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import check_share_input
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_LEAVING_STATES,

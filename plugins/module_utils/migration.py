@@ -27,6 +27,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_in_sentence
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
@@ -36,11 +37,13 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     MIGRATION_CANCELLED,
     MIGRATION_CANCELLING_STATES,
     MIGRATION_COMPLETING_STATES,
+    MIGRATION_DESTINATION_INSTANCE_STATUS,
     MIGRATION_DRIVER_PHASE1_DONE,
     MIGRATION_ERROR_STATES,
     MIGRATION_FINAL_STATES,
     MIGRATION_IN_FLIGHT_STATES,
     MIGRATION_PHASE1_DONE_STATES,
+    MIGRATION_SOURCE_INSTANCE_STATUS,
     MIGRATION_SUCCESS,
     SHARE_ERROR_STATES,
 )
@@ -55,10 +58,6 @@ COMPLETED = 'completed'
 PHASE1_DONE = 'phase1_done'
 CANCELLED = 'cancelled'
 DESIRED_STATES = (COMPLETED, PHASE1_DONE, CANCELLED)
-
-# Instance statuses of a migration's two halves.
-SOURCE_INSTANCE_STATUS = 'migrating'
-DESTINATION_INSTANCE_STATUS = 'migrating_to'
 
 # Steps a plan is made of, in the order they run.
 START = 'start'
@@ -262,14 +261,6 @@ def _plan_in_flight(name, task_state, state):
                          % (name, task_state))
 
 
-def share_in_sentence(share):
-    """'share NAME (ID)' (or 'share ID' without a name), lower case: a share
-    named inside a sentence (shares.share_label opens one)."""
-    if share.get('name'):
-        return 'share %s (%s)' % (share['name'], share.get('id'))
-    return 'share %s' % share.get('id')
-
-
 def summarize(share, progress=None, source=None, destination=None):
     """The ``migration`` part of a result."""
     progress = progress or {}
@@ -314,9 +305,9 @@ class MigrationAPI(object):
         """(source host, destination host) of the share's instances."""
         source = destination = None
         for instance in self.instances(share_id):
-            if instance.get('status') == DESTINATION_INSTANCE_STATUS:
+            if instance.get('status') == MIGRATION_DESTINATION_INSTANCE_STATUS:
                 destination = instance.get('host')
-            elif instance.get('status') == SOURCE_INSTANCE_STATUS:
+            elif instance.get('status') == MIGRATION_SOURCE_INSTANCE_STATUS:
                 source = instance.get('host')
         return source, destination
 

@@ -23,31 +23,29 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     export_paths,
-    share_label,
     sort_export_locations,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    REPLICA_AVAILABLE,
+    REPLICA_BUSY_STATES,
+    REPLICA_ERROR_STATES,
+    REPLICA_LEAVING_STATES,
+    REPLICA_STATE_ACTIVE,
+    REPLICA_STATE_ERROR,
+    REPLICA_STATE_IN_SYNC,
+    REPLICA_STATE_OUT_OF_SYNC,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
 )
-
-# replica_state values (manila/common/constants.py).
-ACTIVE = 'active'
-IN_SYNC = 'in_sync'
-OUT_OF_SYNC = 'out_of_sync'
-STATE_ERROR = 'error'
-
-# Replica (share instance) statuses.
-AVAILABLE = 'available'
-STATUS_ERRORS = frozenset(['error', 'error_deleting'])
-BUSY = frozenset(['creating', 'deleting', 'replication_change'])
-LEAVING = frozenset(['deleting', 'error_deleting', 'deleted'])
 
 # Plan actions (NOTHING from resource.py).
 CREATE = 'create'
@@ -72,12 +70,12 @@ def label(replica):
 
 
 def is_active(replica):
-    return replica.get('replica_state') == ACTIVE
+    return replica.get('replica_state') == REPLICA_STATE_ACTIVE
 
 
 def present(replicas):
     """Replicas that are not on their way out."""
-    return [r for r in replicas if r.get('status') not in LEAVING]
+    return [r for r in replicas if r.get('status') not in REPLICA_LEAVING_STATES]
 
 
 def active_replica(replicas):
@@ -138,7 +136,8 @@ class ReplicaInError(CannotConverge):
 
 def in_error(replica):
     """In an error status, or in replica_state error."""
-    return replica.get('status') in STATUS_ERRORS or replica.get('replica_state') == STATE_ERROR
+    return (replica.get('status') in REPLICA_ERROR_STATES
+            or replica.get('replica_state') == REPLICA_STATE_ERROR)
 
 
 def others_in_error(replicas, replica_id):
@@ -199,7 +198,7 @@ def plan_present(share, replicas, desired):
     zone = desired.get('availability_zone')
     if desired.get('id'):
         target = find_target(replicas, desired)
-        if target is None or target.get('status') in LEAVING:
+        if target is None or target.get('status') in REPLICA_LEAVING_STATES:
             raise InvalidInput('id: share %s has no replica %s; leave out id to make one.'
                                % (share['id'], desired['id']))
         found = [target]
@@ -211,16 +210,16 @@ def plan_present(share, replicas, desired):
             body['availability_zone'] = zone
         if desired.get('share_network'):
             body['share_network_id'] = desired['share_network']
-        new = {'id': '(new)', 'share_id': share['id'], 'status': AVAILABLE,
-               'replica_state': IN_SYNC, 'availability_zone': zone,
+        new = {'id': '(new)', 'share_id': share['id'], 'status': REPLICA_AVAILABLE,
+               'replica_state': REPLICA_STATE_IN_SYNC, 'availability_zone': zone,
                'share_network_id': desired.get('share_network')}
         return ReplicaPlan(CREATE, views(replicas), views(replicas) + [view(new)], body=body)
     replica = found[0]
-    if replica.get('status') in BUSY:
+    if replica.get('status') in REPLICA_BUSY_STATES:
         return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
-    if desired.get('resync') and replica.get('replica_state') == OUT_OF_SYNC:
+    if desired.get('resync') and replica.get('replica_state') == REPLICA_STATE_OUT_OF_SYNC:
         return ReplicaPlan(RESYNC, views(replicas),
-                           _with(replicas, {replica['id']: {'replica_state': IN_SYNC}}),
+                           _with(replicas, {replica['id']: {'replica_state': REPLICA_STATE_IN_SYNC}}),
                            targets=[replica])
     check_healthy(replica)
     return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[replica])
@@ -236,17 +235,18 @@ def read_as_admin(replicas):
 def promotable_by_anyone(replica):
     """Manila promotes a replica in status available; a member's only when it is
     in_sync (share/api.py promote_share_replica: out_of_sync and error need an admin)."""
-    return replica.get('status') == AVAILABLE and replica.get('replica_state') == IN_SYNC
+    return (replica.get('status') == REPLICA_AVAILABLE
+            and replica.get('replica_state') == REPLICA_STATE_IN_SYNC)
 
 
 def check_promotable(target, admin):
     """Refuse, before any write, the promotion Manila would refuse: a replica not
     available (400), or out_of_sync or in replica_state error for a non-admin (403)."""
-    if target.get('status') != AVAILABLE or not admin:
+    if target.get('status') != REPLICA_AVAILABLE or not admin:
         check_healthy(target)
-    if target.get('status') in BUSY:
+    if target.get('status') in REPLICA_BUSY_STATES:
         return
-    if not admin and target.get('replica_state') == OUT_OF_SYNC:
+    if not admin and target.get('replica_state') == REPLICA_STATE_OUT_OF_SYNC:
         raise InvalidInput(
             '%s is out_of_sync; Manila lets only admins promote a replica that is out_of_sync '
             'or in error, and would refuse this promotion with 403 (forbidden). Run again '
@@ -258,7 +258,7 @@ def plan_active(replicas, desired):
     admin = read_as_admin(replicas)
     if desired.get('id'):
         target = find_target(replicas, desired)
-        if target is None or target.get('status') in LEAVING:
+        if target is None or target.get('status') in REPLICA_LEAVING_STATES:
             raise InvalidInput('id: the share has no replica %s to promote.' % desired['id'])
     elif zone:
         current = active_replica(replicas)
@@ -277,16 +277,16 @@ def plan_active(replicas, desired):
     if is_active(target):
         return ReplicaPlan(NOTHING, views(replicas), views(replicas), targets=[target])
     check_promotable(target, admin)
-    changes = dict((r['id'], {'replica_state': IN_SYNC}) for r in present(replicas)
+    changes = dict((r['id'], {'replica_state': REPLICA_STATE_IN_SYNC}) for r in present(replicas)
                    if is_active(r))
-    changes[target['id']] = {'replica_state': ACTIVE}
+    changes[target['id']] = {'replica_state': REPLICA_STATE_ACTIVE}
     return ReplicaPlan(PROMOTE, views(replicas), _with(replicas, changes), targets=[target])
 
 
 def plan_absent(replicas, desired):
     if desired.get('id'):
         target = find_target(replicas, desired)
-        if target is None or target.get('status') in LEAVING:
+        if target is None or target.get('status') in REPLICA_LEAVING_STATES:
             return ReplicaPlan(NOTHING, views(replicas), views(replicas))
         if is_active(target):
             raise InvalidInput(
@@ -367,7 +367,7 @@ class ReplicaAPI(object):
     def delete(self, replica_id):
         def observe():
             replica = self.get(replica_id)
-            return True if replica is None or replica.get('status') in LEAVING else None
+            return True if replica is None or replica.get('status') in REPLICA_LEAVING_STATES else None
 
         def send():
             try:
@@ -384,7 +384,7 @@ class ReplicaAPI(object):
 
         def observe():
             replica = self.get(replica_id) or {}
-            if replica.get('replica_state') == ACTIVE or \
+            if replica.get('replica_state') == REPLICA_STATE_ACTIVE or \
                     replica.get('status') == 'replication_change':
                 return True
             return None
@@ -405,15 +405,15 @@ class ReplicaAPI(object):
         replica_id = replica['id']
 
         def failure(r):
-            if r.get('status') in STATUS_ERRORS:
+            if r.get('status') in REPLICA_ERROR_STATES:
                 return 'went to status %s' % r['status']
-            if r.get('replica_state') == STATE_ERROR:
+            if r.get('replica_state') == REPLICA_STATE_ERROR:
                 return 'went to replica_state error'
             return None
         return wait_until(
             self.client, lambda: self.get(replica_id),
-            lambda r: r is not None and r.get('status') == AVAILABLE
-            and r.get('replica_state') in (IN_SYNC, ACTIVE),
+            lambda r: r is not None and r.get('status') == REPLICA_AVAILABLE
+            and r.get('replica_state') in (REPLICA_STATE_IN_SYNC, REPLICA_STATE_ACTIVE),
             'Replica %s' % replica_id, 'it to be in_sync', self.timeout, failure=failure,
             describe=lambda r: '%s/%s' % (r.get('status'), r.get('replica_state')),
             explain=user_message_explainer(self.client, replica_id))
@@ -426,7 +426,7 @@ class ReplicaAPI(object):
             mine = [r for r in replicas if r['id'] == replica_id]
             if not mine or not is_active(mine[0]):
                 return False
-            return all(r.get('status') not in BUSY for r in present(replicas)) and \
+            return all(r.get('status') not in REPLICA_BUSY_STATES for r in present(replicas)) and \
                 [r['id'] for r in present(replicas) if is_active(r)] == [replica_id]
 
         def failure(replicas):
@@ -436,7 +436,7 @@ class ReplicaAPI(object):
             # A replica an admin promotes from replica_state error keeps that state
             # while its status is replication_change: only at rest does it tell.
             for r in present(replicas):
-                if r['id'] == replica_id and in_error(r) and r.get('status') not in BUSY:
+                if r['id'] == replica_id and in_error(r) and r.get('status') not in REPLICA_BUSY_STATES:
                     return 'has %s in status %s/%s' % (label(r), r.get('status'),
                                                        r.get('replica_state'))
             return None
@@ -463,12 +463,12 @@ class ReplicaAPI(object):
 
     def wait_if_busy(self, replica):
         """A busy replica waited for until it rests (None once it is gone)."""
-        if replica.get('status') not in BUSY:
+        if replica.get('status') not in REPLICA_BUSY_STATES:
             return replica
         replica_id = replica['id']
         return wait_until(
             self.client, lambda: self.get(replica_id),
-            lambda r: r is None or r.get('status') not in BUSY,
+            lambda r: r is None or r.get('status') not in REPLICA_BUSY_STATES,
             'Replica %s' % replica_id, 'it to finish %s' % replica.get('status'),
             self.timeout, describe=lambda r: r.get('status'),
             explain=user_message_explainer(self.client, replica_id))

@@ -23,8 +23,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     create_and_settle,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import NOTHING
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    NOTHING,
     RESTORE,
     SOFT_DELETE,
     UPDATE,

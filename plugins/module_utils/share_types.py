@@ -42,12 +42,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
 DHSS = 'driver_handles_share_servers'

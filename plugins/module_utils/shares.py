@@ -13,6 +13,10 @@ answer or a 5xx is followed by a look at what Manila shows, never by a blind
 second request.  A create is followed by ``settle_namesakes``: when other
 tasks created the same name at the same moment, the oldest share stays and
 the newer ones are removed by the tasks that made them.
+
+What is not a share's own lives elsewhere: the metadata checks and changes
+and the PUT body that snapshots share are metadata.py's, how a message names
+a share (``share_label``) is lookups.py's, the statuses are states.py's.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,11 +24,21 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
-from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
     NotFound,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import (
+    as_metadata_value,
+    metadata_changes,
+    metadata_to_send,
+    normalize_metadata,
+    send_metadata_plan,
+    update_body,
+    update_fields,
+    user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
@@ -35,6 +49,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
+    SHARE_CREATING_STATES,
     SHARE_ERROR_STATES,
     SHARE_LEAVING_STATES,
 )
@@ -42,9 +57,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     wait_for_status,
 )
-
-# Keys Manila sets for itself (scheduler affinity and the like).
-RESERVED_METADATA_PREFIX = '__'
 
 # The fields shown in a before/after diff.
 DIFF_FIELDS = ('name', 'description', 'size', 'share_proto', 'share_type_name',
@@ -67,9 +79,8 @@ CREATE_OPTIONS = ('description', 'share_type', 'share_network_id', 'snapshot_id'
 # a cloud enables some of them.
 SHARE_PROTOCOLS = ('NFS', 'CIFS', 'GLUSTERFS', 'HDFS', 'CEPHFS', 'MAPRFS')
 
-# Manila's limits on names, descriptions and metadata.
+# Manila's limits on names and descriptions (those on metadata: metadata.py).
 NAME_MAX = DESCRIPTION_MAX = 255
-METADATA_KEY_MAX, METADATA_VALUE_MAX = 255, 1023
 
 # Fields that cannot change in place: (task option, share field).
 IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
@@ -77,80 +88,7 @@ IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
                     ('snapshot', 'snapshot_id'))
 
 
-# -- metadata ------------------------------------------------------------------
-
-def user_metadata(metadata):
-    """The metadata keys a user owns (Manila's ``__`` keys left out)."""
-    return dict((k, v) for k, v in (metadata or {}).items()
-                if not k.startswith(RESERVED_METADATA_PREFIX))
-
-
-def as_metadata_value(value):
-    """A metadata value as Manila stores it: a string (booleans as True/False)."""
-    if isinstance(value, bool):
-        return 'True' if value else 'False'
-    return str(value)
-
-
-def metadata_items(metadata, where='metadata', removals=False):
-    """Task metadata as Manila takes it, checked by Manila's rules before any request.
-
-    The one metadata validator of the collection (shares, snapshots, the
-    fleet, access rules).  Manila (``check_metadata_properties`` in
-    manila/api/common.py) refuses an empty key, a key longer than 255
-    characters, an empty value and a value longer than 1023 characters;
-    keys that are only blanks are refused here too.  Numbers and booleans
-    become strings (booleans as True/False); lists and dicts are refused.
-
-    A null value (``{key: null}`` or ``{key: }`` in YAML) means "remove this
-    key if present" where ``removals`` is true: it stays None in the result.
-    Elsewhere it is refused (it would be stored as the text "None").
-    ``where`` starts every message ("metadata", "ip rule '10.0.0.1' metadata").
-    """
-    nested = sorted(str(k) for k, v in (metadata or {}).items() if isinstance(v, (dict, list)))
-    if nested:
-        raise InvalidInput('%s values must be strings, numbers or booleans; %s '
-                           'holds a %s.' % (where, ', '.join(nested), 'list or dict'))
-    items = dict((str(k), None if v is None else as_metadata_value(v))
-                 for k, v in (metadata or {}).items())
-    for key, value in sorted(items.items()):
-        if not key.strip():
-            raise InvalidInput('%s: a key is empty.' % where)
-        if len(key) > METADATA_KEY_MAX:
-            raise InvalidInput('%s: key %r is longer than %d characters.'
-                               % (where, key, METADATA_KEY_MAX))
-        if value is None:
-            if not removals:
-                raise InvalidInput('%s: key %r has no value (null); give it a value.'
-                                   % (where, key))
-            continue
-        if not value:
-            raise InvalidInput(
-                '%s: key %r has an empty value, which Manila refuses.%s' % (
-                    where, key, ' To remove the key, give it no value (null): %s: ~'
-                    % key if removals else ''))
-        if len(value) > METADATA_VALUE_MAX:
-            raise InvalidInput('%s: the value of key %r is longer than %d characters.'
-                               % (where, key, METADATA_VALUE_MAX))
-    return items
-
-
-def normalize_metadata(metadata):
-    """A share's or snapshot's metadata from the task, with string keys and
-    values, checked before any request (metadata_items; Manila's reserved
-    ``__`` keys refused).  A key whose value is None is to be removed."""
-    normalized = metadata_items(metadata, removals=True)
-    reserved = sorted(k for k in normalized if k.startswith(RESERVED_METADATA_PREFIX))
-    if reserved:
-        raise InvalidInput('metadata keys starting with "__" are reserved for '
-                           'Manila and cannot be set here: %s' % ', '.join(reserved))
-    return normalized
-
-
-def metadata_to_send(metadata):
-    """The items of normalized metadata that a create sends (removals left out)."""
-    return dict((k, v) for k, v in (metadata or {}).items() if v is not None)
-
+# -- what Manila would refuse ----------------------------------------------------
 
 def check_share_input(share_proto=None, name=None, description=None, metadata=None):
     """What Manila would refuse in a share's fields, before any request."""
@@ -176,21 +114,6 @@ def check_share_task(p):
     if p['delete_snapshots'] and p['state'] != 'absent':
         raise InvalidInput('delete_snapshots only applies with state=absent.')
     check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
-
-
-def metadata_changes(current, desired, purge):
-    """(keys to set with their values, keys to delete) to reach ``desired``.
-
-    Values are compared as Manila stores them: strings.  A key whose desired
-    value is None (null in the task) is deleted when present, with or without
-    ``purge``.  Reserved ``__`` keys are never set or deleted.
-    """
-    current = user_metadata(current)
-    desired = normalize_metadata(desired)
-    to_set = dict((k, v) for k, v in desired.items() if v is not None and current.get(k) != v)
-    to_delete = sorted(k for k in current if (k in desired and desired[k] is None)
-                       or (purge and k not in desired))
-    return to_set, to_delete
 
 
 # -- what cannot change --------------------------------------------------------
@@ -234,25 +157,6 @@ def immutable_error(share, differences):
 
 # -- request bodies --------------------------------------------------------------
 
-def update_body(share, name=None, description=None, is_public=None):
-    """The PUT /shares/{id} body for what differs (Manila's display_* keys)."""
-    body = {}
-    if name is not None and name != share.get('name'):
-        body['display_name'] = name
-    if description is not None and description != (share.get('description') or ''):
-        body['display_description'] = description
-    if is_public is not None and bool(is_public) != bool(share.get('is_public')):
-        body['is_public'] = is_public
-    return body
-
-
-def update_fields(body):
-    """What a share (or snapshot) shows once the PUT ``body`` took effect: its
-    display_* keys under the names Manila shows them."""
-    shown = {'display_name': 'name', 'display_description': 'description'}
-    return dict((shown.get(key, key), value) for key, value in body.items())
-
-
 def create_body(desired):
     """The POST /shares body: the required fields and every option given."""
     body = {
@@ -292,40 +196,14 @@ def sort_export_locations(locations):
     return sorted(locations, key=lambda loc: not loc.get('preferred', False))
 
 
-def share_label(share):
-    """'Share NAME (ID)', capitalised: the subject that opens a message
-    (migration.share_in_sentence names a share inside one)."""
-    return 'Share %s (%s)' % (share.get('name'), share['id'])
-
-
-# The share that keeps a name several tasks created at once (one rule for every kind).
-oldest = writes.oldest
-
-
 def racing(namesakes):
     """True when some of several namesakes are still being created or deleted:
     tasks racing for the name, not a standing ambiguity."""
-    return any(s.get('status') in ('creating', 'creating_from_snapshot')
+    return any(s.get('status') in SHARE_CREATING_STATES
                or s.get('status') in SHARE_LEAVING_STATES for s in namesakes)
 
 
 # -- the plan ----------------------------------------------------------------------
-
-def send_metadata_plan(api, resource, plan):
-    """Send a plan's metadata changes (``metadata_set``, ``metadata_delete``)
-    through ``api`` (ShareAPI, SnapshotAPI: set_metadata, delete_metadata_key);
-    the resource with its metadata as Manila now has it."""
-    if not (plan.metadata_set or plan.metadata_delete):
-        return resource
-    metadata = dict(resource.get('metadata') or {})
-    if plan.metadata_set:
-        api.set_metadata(resource['id'], plan.metadata_set)
-        metadata.update(plan.metadata_set)
-    for key in plan.metadata_delete:
-        api.delete_metadata_key(resource['id'], key)
-        metadata.pop(key, None)
-    return dict(resource, metadata=metadata)
-
 
 class SharePlan(Plan):
     """What to do to one share, and the diff it makes.

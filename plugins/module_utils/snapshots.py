@@ -37,17 +37,17 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
-    ShareAPI,
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import (
     metadata_changes,
     metadata_to_send,
     normalize_metadata,
     send_metadata_plan,
-    share_label,
     update_body,
     update_fields,
     user_metadata,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,

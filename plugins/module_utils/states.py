@@ -63,6 +63,13 @@ SHARE_BUSY_STATES = frozenset([
 SHARE_REVERTING_STATES = frozenset(['reverting', 'reverting_to_snapshot'])
 SHARE_REVERT_FAILED = 'reverting_error'
 
+# A share Manila is handing over to another project (an open transfer offer).
+SHARE_AWAITING_TRANSFER = 'awaiting_transfer'
+
+# Share statuses of a share being created: namesakes in them are tasks racing
+# for the name, not a standing ambiguity.
+SHARE_CREATING_STATES = frozenset(['creating', 'creating_from_snapshot'])
+
 # Share statuses of a share on its way out: it still carries its name (and
 # shows in listings) but is no longer a share anyone can converge on.
 SHARE_LEAVING_STATES = frozenset([
@@ -108,6 +115,18 @@ SNAPSHOT_DELETABLE_STATES = frozenset(['available', 'error'])
 SNAPSHOT_LEAVING_STATES = frozenset(['deleting', 'deferred_deleting'])
 # On their way out: Manila leaves them out when it picks a share's latest snapshot.
 SNAPSHOT_DEFERRED_DELETE_STATES = frozenset(['deferred_deleting', 'error_deferred_deleting'])
+
+# Share replica statuses (a replica is a share instance; manila/common/constants.py).
+REPLICA_AVAILABLE = 'available'
+REPLICA_ERROR_STATES = frozenset(['error', 'error_deleting'])
+REPLICA_BUSY_STATES = frozenset(['creating', 'deleting', 'replication_change'])
+# Replicas on their way out: a listing still shows them, but they no longer count.
+REPLICA_LEAVING_STATES = frozenset(['deleting', 'error_deleting', 'deleted'])
+# A replica's replica_state (manila/common/constants.py REPLICA_STATE_*).
+REPLICA_STATE_ACTIVE = 'active'
+REPLICA_STATE_IN_SYNC = 'in_sync'
+REPLICA_STATE_OUT_OF_SYNC = 'out_of_sync'
+REPLICA_STATE_ERROR = 'error'
 
 # Access rule states.
 ACCESS_ERROR_STATES = frozenset(['error'])
@@ -159,6 +178,10 @@ MIGRATION_CANCELLING_STATES = frozenset([
 ])
 # The cutover (phase 2) under way: too late to cancel.
 MIGRATION_COMPLETING_STATES = frozenset(['migration_completing'])
+# The statuses of a migration's two share instances: the source and the
+# destination.
+MIGRATION_SOURCE_INSTANCE_STATUS = 'migrating'
+MIGRATION_DESTINATION_INSTANCE_STATUS = 'migrating_to'
 
 # Share network statuses (2.63+; older APIs show none). network_change: a
 # security service or subnet change is being applied to its share servers.

@@ -50,11 +50,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     lock_words,
     oldest_first,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_AWAITING_TRANSFER
 
 FEATURE = 'share_transfers'
-AWAITING = 'awaiting_transfer'
 VIEW_FIELDS = ('id', 'name', 'resource_type', 'resource_id', 'source_project_id',
                'destination_project_id', 'accepted', 'created_at', 'expires_at')
 
@@ -82,7 +82,7 @@ def transfer_refusals(share):
     if share.get('is_soft_deleted'):
         reasons.append('it is in the recycle bin (restore it first)')
     status = share.get('status')
-    if status not in ('available', AWAITING) and not share.get('is_soft_deleted'):
+    if status not in ('available', SHARE_AWAITING_TRANSFER) and not share.get('is_soft_deleted'):
         reasons.append('its status is %s; Manila transfers only an available share' % status)
     return reasons
 

@@ -178,8 +178,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
-    BUSY,
-    OUT_OF_SYNC,
     ReplicaAPI,
     ReplicaInError,
     label,
@@ -189,6 +187,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
     views,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    REPLICA_BUSY_STATES,
+    REPLICA_STATE_OUT_OF_SYNC,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     explain_safely,
     user_message_explainer,
@@ -268,7 +270,7 @@ class ShareReplicaModule(ManilaModule):
         """The replica the task names; with wait, one still syncing is waited for."""
         replica = plan.targets[0] if plan.targets else {}
         if replica and not self.check_mode and self.params['state'] == 'present' \
-                and self.params['wait'] and replica.get('status') in BUSY:
+                and self.params['wait'] and replica.get('status') in REPLICA_BUSY_STATES:
             replica = self.waited(self.api.wait_in_sync, replica)
         return self.warn_out_of_sync(replica)
 
@@ -276,7 +278,7 @@ class ShareReplicaModule(ManilaModule):
         return self.warn_out_of_sync(plan.targets[0] if plan.targets else {})
 
     def warn_out_of_sync(self, replica):
-        if replica and replica.get('replica_state') == OUT_OF_SYNC:
+        if replica and replica.get('replica_state') == REPLICA_STATE_OUT_OF_SYNC:
             self.warn('Replica %s is out_of_sync; resync=true asks Manila to resync '
                       'it (admins).' % replica['id'])
         return replica

@@ -72,10 +72,8 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
-from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
-    ACTIVE,
-    ReplicaAPI,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.replicas import ReplicaAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.states import REPLICA_STATE_ACTIVE
 
 
 class ShareReplicaInfoModule(ManilaModule):
@@ -95,7 +93,7 @@ class ShareReplicaInfoModule(ManilaModule):
         replicas = api.list_for_share(share_id)
         if p['replica_state']:
             replicas = [r for r in replicas if r.get('replica_state') == p['replica_state']]
-        replicas.sort(key=lambda r: (r.get('replica_state') != ACTIVE,
+        replicas.sort(key=lambda r: (r.get('replica_state') != REPLICA_STATE_ACTIVE,
                                      str(r.get('created_at') or ''), r['id']))
         if p['with_export_locations']:
             replicas = [api.with_exports(r) for r in replicas]

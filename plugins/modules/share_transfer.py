@@ -175,20 +175,20 @@ api_version:
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     CREATE,
     DELETE,
     NOTHING,
     Plan,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_AWAITING_TRANSFER
 from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
-    AWAITING,
     TransferAPI,
     check_transferable,
     transfer_gone,
     view,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import share_label
 
 SHARE_FIELDS = ('id', 'name', 'status', 'project_id', 'size', 'share_proto')
 
@@ -282,7 +282,7 @@ class ShareTransferModule(ManilaModule):
     def find_present(self):
         share = lookups.require(self.client, 'share', self.params['share'], option='share')
         return Found(share, self.api.list_for_share(share['id'])
-                     if share.get('status') == AWAITING else [])
+                     if share.get('status') == SHARE_AWAITING_TRANSFER else [])
 
     def plan_present(self, current):
         if current.transfers and not self.params['replace']:
@@ -358,7 +358,7 @@ class ShareTransferModule(ManilaModule):
         shares of other projects too)."""
         project = self.client.token_project()
         if project is None or not share.get('project_id'):
-            return share.get('status') != AWAITING
+            return share.get('status') != SHARE_AWAITING_TRANSFER
         return share['project_id'] == project['id']
 
     # -- the source: cancel --------------------------------------------------

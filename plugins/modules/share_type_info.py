@@ -130,7 +130,7 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import as_metadata_value
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.share_types import (
     ShareTypeAPI,
     is_public,

@@ -11,7 +11,8 @@ import itertools
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import access, lookups, resource, shares
+from ansible_collections.openkeel.manila.plugins.module_utils import access, lookups, resource
+from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import poll_delays
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     STALE_ERROR_GRACE,
@@ -685,7 +686,7 @@ def test_target_messages():
 def test_metadata_limits(metadata, ok):
     raw = wanted_rule(metadata=metadata)
     if ok:
-        assert normalize_rule(raw)['metadata'] == dict((k, shares.as_metadata_value(v))
+        assert normalize_rule(raw)['metadata'] == dict((k, as_metadata_value(v))
                                                        for k, v in metadata.items())
     else:
         with pytest.raises(InvalidInput) as err:

@@ -273,6 +273,12 @@ def test_require_and_resolve_id_pass_their_filters_and_option():
     assert str(err.value).startswith("snapshot: no share snapshot with the name or ID 't' exists")
 
 
+def test_how_a_message_names_a_share():
+    assert lookups.share_label({'id': 'x', 'name': 'n'}) == 'Share n (x)'
+    assert lookups.share_in_sentence({'id': 'x'}) == 'share x'
+    assert lookups.share_in_sentence({'id': 'x', 'name': 'n'}) == 'share n (x)'
+
+
 def test_find_names_the_value_it_was_given_when_two_resources_share_it():
     client, _session = make_client([
         expect('GET', '/v2/shares/detail?name=data', ok({'shares': [

@@ -36,7 +36,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.migration import (
     resolve_flags,
     start_body,
     validate_request,
-    share_in_sentence,
     steps_without_waiting,
     summarize,
 )
@@ -535,9 +534,7 @@ def test_plan_reasons_name_the_share_and_hosts():
         share(status='extending'), 'completed', BETA).reason
 
 
-def test_share_label_and_summarize():
-    assert share_in_sentence({'id': 'x'}) == 'share x'
-    assert share_in_sentence({'id': 'x', 'name': 'n'}) == 'share n (x)'
+def test_summarize():
     assert summarize(share('migration_success')) == {
         'task_state': 'migration_success', 'total_progress': None, 'details': {},
         'source_host': ALPHA, 'destination_host': None}

@@ -42,7 +42,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     immutable_differences,
     immutable_error,
     match_in_listing,
-    metadata_changes,
     predicted_after,
     purge_candidates,
     sort_export_locations,
@@ -50,19 +49,13 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     plan_create,
     plan_restore,
     plan_update,
-    update_body,
     with_marker,
     SharePlan,
     check_create_options,
     check_share_input,
     diff_view,
-    metadata_items,
-    metadata_to_send,
-    normalize_metadata,
-    oldest,
     racing,
     same_share_type,
-    user_metadata,
 )
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     FakeClock,
@@ -87,25 +80,6 @@ SHARE = {
 }
 
 
-def test_metadata_merge_sets_only_differences():
-    assert metadata_changes(SHARE['metadata'], {'team': 'b', 'env': 'prod'}, False) == ({'team': 'b'}, [])
-
-
-def test_metadata_purge_deletes_unlisted_user_keys_but_never_reserved_ones():
-    assert metadata_changes(SHARE['metadata'], {'team': 'a'}, True) == ({}, ['env'])
-    assert metadata_changes(SHARE['metadata'], {}, True) == ({}, ['env', 'team'])
-
-
-def test_metadata_values_compare_as_strings():
-    assert metadata_changes({'n': '1', 'b': 'True'}, {'n': 1, 'b': True}, False) == ({}, [])
-
-
-def test_reserved_metadata_keys_are_refused():
-    with pytest.raises(InvalidInput) as err:
-        metadata_changes({}, {'__affinity_same_host': 'x'}, False)
-    assert '__affinity_same_host' in str(err.value)
-
-
 def test_immutable_fields_compare_by_name_or_id():
     assert immutable_differences(SHARE, {'share_proto': 'nfs', 'share_type': 'default'}) == []
     assert immutable_differences(SHARE, {'share_type': SHARE['share_type']}) == []
@@ -114,12 +88,6 @@ def test_immutable_fields_compare_by_name_or_id():
     assert [d[0] for d in diff] == ['share_proto', 'share_type', 'availability_zone']
     message = immutable_error(SHARE, diff)
     assert 'cannot be changed in place' in message and 'share_migration' in message
-
-
-def test_update_uses_manilas_display_keys_and_only_differences():
-    assert update_body(SHARE, name='data', description='old', is_public=False) == {}
-    assert update_body(SHARE, name='new', description='d', is_public=True) == {
-        'display_name': 'new', 'display_description': 'd', 'is_public': True}
 
 
 def test_create_body_leaves_out_unset_options():
@@ -468,43 +436,6 @@ def test_input_messages():
     with pytest.raises(InvalidInput) as err:
         check_share_input(description='d' * 300)
     assert str(err.value) == 'description is 300 characters long; Manila takes at most 255.'
-    with pytest.raises(InvalidInput) as err:
-        normalize_metadata({'b': [1], 'a': {}, 'c': 1})
-    assert 'a, b holds a list or dict' in str(err.value)
-    with pytest.raises(InvalidInput) as err:
-        normalize_metadata({'__b': 1, '__a': 1})
-    assert str(err.value).endswith(': __a, __b')
-
-
-def test_metadata_normalization():
-    assert normalize_metadata(None) == {}
-    assert normalize_metadata({1: True, 'b': False, 'c': 2.5}) == {'1': 'True', 'b': 'False', 'c': '2.5'}
-    assert user_metadata(None) == {}
-    assert user_metadata({'__a': 1, '_b': 2, 'c': 3}) == {'_b': 2, 'c': 3}
-
-
-def test_metadata_is_checked_by_manilas_rules_before_any_request():
-    # manila/api/common.py check_metadata_properties: a blank value is refused
-    with pytest.raises(InvalidInput) as err:
-        normalize_metadata({'a': ''})
-    assert str(err.value) == ("metadata: key 'a' has an empty value, which Manila refuses. "
-                              "To remove the key, give it no value (null): a: ~")
-    # null means "remove this key": kept as None, never the text 'None'
-    assert normalize_metadata({'a': None, 'b': 1}) == {'a': None, 'b': '1'}
-    assert metadata_items({'a': 'x'}, "ip rule '1.2.3.4' metadata") == {'a': 'x'}
-    with pytest.raises(InvalidInput) as err:
-        metadata_items({'a': None}, "ip rule '1.2.3.4' metadata")
-    assert str(err.value) == "ip rule '1.2.3.4' metadata: key 'a' has no value (null); give it a value."
-    assert metadata_to_send({'a': None, 'b': '1'}) == {'b': '1'}
-
-
-def test_null_removes_a_key_with_or_without_purge():
-    current = {'a': '1', 'b': '2', '__x': 'y'}
-    assert metadata_changes(current, {'a': None}, purge=False) == ({}, ['a'])
-    assert metadata_changes(current, {'c': None}, purge=False) == ({}, [])
-    assert metadata_changes(current, {'a': None, 'c': 3}, purge=True) == ({'c': '3'}, ['a', 'b'])
-    with pytest.raises(InvalidInput):
-        metadata_changes(current, {'__x': None}, purge=False)
 
 
 def test_a_create_leaves_the_null_keys_out():
@@ -512,14 +443,6 @@ def test_a_create_leaves_the_null_keys_out():
     assert body['metadata'] == {'b': 'x'}
     body = create_body(dict(share_proto='nfs', size=1, name='n', metadata={'a': None}))
     assert 'metadata' not in body
-
-
-def test_metadata_changes():
-    current = {'a': '1', 'b': '2', '__x': 'y'}
-    assert metadata_changes(current, {'a': 1, 'c': True}, purge=False) == ({'c': 'True'}, [])
-    assert metadata_changes(current, {'a': 1, 'c': True}, purge=True) == ({'c': 'True'}, ['b'])
-    assert metadata_changes(current, {}, purge=True) == ({}, ['a', 'b'])
-    assert metadata_changes(None, {'a': '1'}, purge=True) == ({'a': '1'}, [])
 
 
 # -- what cannot change ---------------------------------------------------------------------------
@@ -556,15 +479,6 @@ def test_immutable_error_hint_only_for_type_and_network():
 
 
 # -- bodies and views -------------------------------------------------------------------------------
-
-def test_update_body_each_field():
-    s = share(description=None, is_public=None)
-    assert update_body(s) == {}
-    assert update_body(s, name='data', description='', is_public=False) == {}
-    assert update_body(s, name='new', description='x', is_public=True) == {
-        'display_name': 'new', 'display_description': 'x', 'is_public': True}
-    assert update_body(share(is_public=True), is_public=0) == {'is_public': 0}
-
 
 def test_create_body_every_option():
     desired = {'share_proto': 'cephfs', 'size': 2, 'name': 'n', 'description': 'd',
@@ -605,13 +519,7 @@ def test_export_location_order_and_paths():
     assert export_paths(None) == []
 
 
-def test_oldest_and_racing():
-    a = {'id': 'b', 'created_at': '2026-01-01T00:00:00'}
-    b = {'id': 'a', 'created_at': '2026-01-01T00:00:01'}
-    c = {'id': 'c'}
-    assert oldest([b, a])['id'] == 'b'
-    assert oldest([b, dict(a, id='c', created_at=b['created_at'])])['id'] == 'a'
-    assert oldest([a, c])['id'] == 'c'
+def test_racing():
     assert racing([{'status': 'available'}, {'status': 'creating'}])
     assert racing([{'status': 'creating_from_snapshot'}])
     assert racing([{'status': 'deleting'}])
@@ -1142,13 +1050,6 @@ def test_a_share_task_refused_before_any_request(options):
 def test_a_share_task_within_the_limits_passes():
     check_share_task(task(size=1, share_proto='nfs', name='n' * 255, description='d' * 255,
                           metadata={'a': '1', 'b': None}))
-
-
-def test_a_removal_does_not_hide_an_empty_value_after_it():
-    with pytest.raises(InvalidInput) as err:
-        metadata_items({'a': None, 'b': ''}, removals=True)
-    assert "'b'" in str(err.value)
-    assert metadata_items({'a': None, 'b': 'x'}, removals=True) == {'a': None, 'b': 'x'}
 
 
 def test_a_soft_delete_of_a_share_already_in_the_recycle_bin_changes_nothing(monkeypatch):

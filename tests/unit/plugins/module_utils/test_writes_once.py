@@ -10,7 +10,13 @@ sends POST, PUT or DELETE (``client.post/put/delete``, an action, or
 An architecture test across every file of plugins/module_utils, not the test
 file of one of them: it parses their source and runs none of it (so the
 mutation runs leave it out).  The behaviour of writes.py itself, the observers
-write_once asks and settle_namesakes, is tested in test_writes.py."""
+write_once asks and settle_namesakes, is tested in test_writes.py.
+
+
+A second source check, at the end: the generic helpers are imported from
+their homes (metadata.py, lookups.py, writes.py, resource.py), never through
+shares.py, and only the files that use what is a share's own import
+shares.py at all."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -214,3 +220,100 @@ def test_a_bare_unmanage_in_manage_py_would_be_found(tmp_path, monkeypatch):
     (tmp_path / 'manage.py').write_text(bare)
     monkeypatch.setattr(sys.modules[__name__], 'MODULE_UTILS', str(tmp_path))
     assert writes_outside_write_once() == ['manage.py share_unmanage_flow']
+
+
+# -- generic helpers come from their homes, not through shares.py -----------------------------
+
+PLUGINS = os.path.join(MODULE_UTILS, '..')
+# The module_utils files that import shares.py for what is a share's own: its
+# plan (share_task.py, fleet.py), ShareAPI (fleet.py, snapshots.py), its input
+# checks (manage.py) and its export locations (replicas.py).
+SHARE_SPECIFIC = ('fleet.py', 'manage.py', 'replicas.py', 'share_task.py', 'snapshots.py')
+
+
+def _parse(path):
+    with open(path) as handle:
+        return ast.parse(handle.read())
+
+
+def _own_names(tree):
+    """The names a file defines at its top level (not those it imports)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _names_taken_from_shares(tree):
+    """The names a file takes from shares.py: imported by name, or read as
+    attributes of the module imported whole (``shares.metadata_items``)."""
+    taken, aliases = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.endswith('module_utils.shares'):
+                taken.update(alias.name for alias in node.names)
+            elif node.module.endswith('module_utils'):
+                aliases.update(alias.asname or alias.name for alias in node.names
+                               if alias.name == 'shares')
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in aliases:
+            taken.add(node.attr)
+    return taken, bool(taken or aliases)
+
+
+def taken_through_shares(plugins=PLUGINS):
+    """'DIR/FILE NAME' for every name a plugin file takes from shares.py that
+    shares.py does not define (it only imports it from its home), and
+    'module_utils/FILE' for every module_utils file outside SHARE_SPECIFIC that
+    imports shares.py at all."""
+    own = _own_names(_parse(os.path.join(plugins, 'module_utils', 'shares.py')))
+    found = []
+    for directory in sorted(os.listdir(plugins)):
+        path = os.path.join(plugins, directory)
+        if not os.path.isdir(path):
+            continue
+        for filename in sorted(os.listdir(path)):
+            if not filename.endswith('.py') or (directory, filename) == ('module_utils', 'shares.py'):
+                continue
+            taken, imports = _names_taken_from_shares(_parse(os.path.join(path, filename)))
+            where = '%s/%s' % (directory, filename)
+            if imports and directory == 'module_utils' and filename not in SHARE_SPECIFIC:
+                found.append(where)
+            found.extend('%s %s' % (where, name) for name in sorted(taken - own))
+    return found
+
+
+def test_generic_helpers_are_not_taken_through_shares_py():
+    assert taken_through_shares() == []
+
+
+def test_the_share_specific_files_still_import_shares_py():
+    # (so that the list above names files that still need it)
+    for filename in SHARE_SPECIFIC:
+        assert _names_taken_from_shares(_parse(os.path.join(MODULE_UTILS, filename)))[1], filename
+
+
+def test_the_check_finds_a_helper_taken_through_shares_py(tmp_path):
+    utils, modules = tmp_path / 'module_utils', tmp_path / 'modules'
+    utils.mkdir()
+    modules.mkdir()
+    prefix = 'from ansible_collections.openkeel.manila.plugins.module_utils'
+    (utils / 'shares.py').write_text(
+        prefix + '.metadata import metadata_items\n'
+        'CREATE = "create"\n'
+        'def plan_create(desired):\n'
+        '    return metadata_items(desired)\n')
+    (utils / 'fleet.py').write_text(prefix + '.shares import CREATE, plan_create\n')
+    (utils / 'access.py').write_text(prefix + '.shares import metadata_items\n')
+    (modules / 'thing.py').write_text(
+        prefix + ' import shares\n'
+        'shares.plan_create({})\n'
+        'shares.metadata_items({})\n')
+    assert taken_through_shares(str(tmp_path)) == [
+        'module_utils/access.py', 'module_utils/access.py metadata_items',
+        'modules/thing.py metadata_items']
