@@ -78,6 +78,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     RESTORE,
     SOFT_DELETE,
     UPDATE,
+    ResizeWatch,
     ShareAPI,
     check_create_options,
     diff_view,
@@ -206,6 +207,7 @@ class Item(object):
         self.denied = []
         self.rule_writes = None    # the rule writes not sent yet (None: none queued)
         self.wait_for = None       # 'available' or GONE after a write
+        self.resize = None         # a ResizeWatch while a resize is waited for
         self.wrote = False         # a write for this share was accepted
         self.rules_pending = False  # touched rules not active yet (after the status wait)
         self.exports = None
@@ -683,6 +685,7 @@ class Fleet(object):
             item.share = dict(self.shares.apply_update(share, plan),
                               export_locations=share.get('export_locations', []))
             item.wait_for = 'available' if plan.new_size else None
+            item.resize = ResizeWatch(plan.new_size) if plan.new_size else None
         elif plan.action in (DELETE, SOFT_DELETE):
             return self.send_deletion(item)
         item.wrote = True
@@ -766,6 +769,17 @@ class Fleet(object):
                           'state=absent.')
             item.fail(with_user_messages(self.client, words, share['id']))
             return True
+        if item.resize is not None and status == item.wait_for:
+            refused = item.resize.refused(share)
+            if refused:
+                item.share = dict(share, export_locations=item.share.get('export_locations', []))
+                item.fail(with_user_messages(self.client, failure_words(
+                    share_label(share), refused, 'a size of %s GiB' % item.resize.new_size),
+                    share['id']))
+                return True
+            if not item.resize.done(share):
+                return None
+            item.resize = None
         if item.wait_for != GONE and status == item.wait_for:
             item.share = dict(share, export_locations=item.share.get('export_locations', []))
             return True

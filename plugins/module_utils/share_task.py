@@ -159,7 +159,8 @@ class ShareTask(ManilaModule):
     def apply_update(self, plan, share):
         share = self.shares.apply_update(share, plan)
         if plan.new_size:
-            share = self.settled(share)
+            share = (self.shares.wait_resized(share, plan.new_size) if self.params['wait']
+                     else self.shares.get(share['id']))
         plan.after = diff_view(share)
         return share
 

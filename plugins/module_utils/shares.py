@@ -28,6 +28,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
     NotFound,
+    WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.metadata import (
@@ -46,6 +47,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     ResourceAPI,
     Statuses,
     apply_to_view,
+    left_as_read,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_BUSY_STATES,
@@ -56,6 +58,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     wait_for_status,
+    wait_until,
 )
 
 # The fields shown in a before/after diff.
@@ -296,6 +299,39 @@ def plan_absent(share, soft_delete=False):
 
 # -- calls -------------------------------------------------------------------------
 
+class ResizeWatch(object):
+    """Whether a resize is over, judged on the share as each poll reads it.
+
+    Done: the share is ready at its new size.  Refused: it is ready at
+    another size on two reads in a row; a scheduler that finds no room for an
+    extend puts the share back to available at its old size, with a user
+    message.  One such read alone is not enough: Manila 2023.2 and older can
+    show a share's new status with its old size for a moment (the share and
+    its instance are read in two queries while the resize is written), so a
+    wait that trusted the status alone returned the old size.  Anything
+    else: not yet."""
+
+    def __init__(self, new_size, ready=('available',)):
+        self.new_size = new_size
+        self.ready = frozenset(ready)
+        self.stale_reads = 0
+
+    def done(self, share):
+        return (share is not None and share.get('status') in self.ready
+                and share.get('size') == self.new_size)
+
+    def refused(self, share):
+        """Words for a resize Manila did not make, or None (after each read)."""
+        if share.get('status') not in self.ready or share.get('size') == self.new_size:
+            self.stale_reads = 0
+            return None
+        self.stale_reads += 1
+        if self.stale_reads < 2:
+            return None
+        return ('is %s at %s GiB, not %s GiB: Manila did not resize it'
+                % (share.get('status'), share.get('size'), self.new_size))
+
+
 class ShareAPI(ResourceAPI):
     """The share calls: the shared ones (resource.ResourceAPI), and resize,
     soft delete, restore and export locations."""
@@ -361,6 +397,24 @@ class ShareAPI(ResourceAPI):
         self.client.write_once(
             lambda: self.client.action('shares/%s' % share_id, action, {'new_size': new_size}),
             applied, 'the %s of share %s to %s GiB' % (action, share_id, new_size))
+
+    def wait_resized(self, share, new_size):
+        """Wait until a resized share is ready at ``new_size`` (ResizeWatch):
+        an error state, or Manila leaving the share at another size, fails
+        the wait with Manila's user messages about it."""
+        watch = ResizeWatch(new_size, self.states.ready)
+
+        def failure(found):
+            if found.get('status') in self.states.error:
+                return 'went to %s' % found.get('status')
+            return watch.refused(found)
+        try:
+            return wait_until(self.client, lambda: self.get(share['id']), watch.done,
+                              self.label(share), 'a size of %s GiB' % new_size, self.timeout,
+                              failure=failure, describe=lambda found: found.get('status'),
+                              explain=self.explainer(share))
+        except WaitFailed as exc:
+            raise left_as_read(exc, self.kind)
 
     def soft_delete(self, share_id):
         def applied():

@@ -62,7 +62,11 @@ options:
     description:
       - Size in GiB. Required to create a share, unless it is made from
         O(snapshot) (the snapshot's size is then used).
-      - A different size on an existing share extends or shrinks it.
+      - A different size on an existing share extends or shrinks it. With
+        O(wait), the task waits until Manila shows the share available at the
+        new size; a share Manila puts back to available at its old size (a
+        scheduler with no room for an extend) fails the task with Manila's
+        user messages.
     type: int
   share_proto:
     description:

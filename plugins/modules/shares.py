@@ -75,6 +75,9 @@ options:
       size:
         description:
           - Size in GiB. Required to create the share; a different size extends or shrinks an existing one.
+          - With O(wait), a resize is over when Manila shows the share available at the new size; a share
+            Manila puts back to available at its old size (no room for an extend) fails its entry with
+            Manila's user messages.
         type: int
       share_proto:
         description: Protocol, for example V(NFS) or V(CIFS). Required to create the share.

@@ -1013,6 +1013,38 @@ def test_an_extend_waits_until_available_and_keeps_the_exports_it_read(monkeypat
     assert result['export_paths'] == ['10.0.0.1:/s1', '10.0.0.2:/s1']
 
 
+def test_an_extend_read_once_at_its_old_size_is_waited_for_to_the_end(monkeypatch):
+    # Manila 2023.2 can show the share available at its old size for one read
+    # while the resize is written: the wait goes on until the new size shows.
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=2)]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        action(1),
+        listing(share(1, status='extending')),
+        listing(share(1)),
+        listing(share(1, size=2)),
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert only(outcome)['share']['size'] == 2
+
+
+def test_an_extend_manila_leaves_undone_fails_with_its_messages(monkeypatch):
+    # A scheduler with no room puts the share back to available at its old size.
+    outcome, session = run(monkeypatch, {'shares': [entry(1, size=2)]}, [
+        listing(share(1)),
+        rules_of(1, rule(1, '10.0.1.0/24')), exports_of(1),
+        action(1),
+        listing(share(1)),
+        listing(share(1)),
+        messages_of(1, 'extend: no valid host was found.'),
+    ])
+    assert isinstance(outcome, Fail)
+    assert only(outcome)['msg'] == (
+        '%s is available at 1 GiB, not 2 GiB: Manila did not resize it while waiting for a '
+        'size of 2 GiB. Manila says: extend: no valid host was found.' % label(1))
+    assert only(outcome)['changed'] is True and only(outcome)['share']['size'] == 1
+
+
 def test_an_extend_that_never_ends_times_out_naming_its_status(monkeypatch):
     outcome, session = run(monkeypatch, {'timeout': 3, 'shares': [entry(1, size=2)]}, [
         listing(share(1)),

@@ -226,6 +226,44 @@ def test_a_resize_waits_and_the_diff_shows_the_new_size(monkeypatch):
     assert session.bodies('POST') == [{'extend': {'new_size': 2}}]
 
 
+def test_a_resize_read_once_at_its_old_size_is_waited_for_to_the_end(monkeypatch):
+    # Manila 2023.2 can show the share available at its old size for one read
+    # while the resize is written (seen in the share target): the wait goes on.
+    grown = dict(SHARE, size=2)
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 2}, [
+        ('GET', BY_NAME, ok({'shares': [SHARE]})),
+        expect('POST', ACTION, ok(status=202), body={'extend': {'new_size': 2}}),
+        ('GET', ONE, ok({'share': dict(SHARE, status='extending')})),
+        ('GET', ONE, ok({'share': SHARE})),
+        ('GET', ONE, ok({'share': grown})),
+        EXPORTS,
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert outcome.result['share']['size'] == 2
+    assert outcome.result['diff']['after']['size'] == 2
+
+
+def test_a_resize_manila_leaves_undone_fails_with_its_messages(monkeypatch):
+    # A scheduler with no room puts the share back to available at its old
+    # size, with a user message: two reads at the old size end the wait.
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 2}, [
+        ('GET', BY_NAME, ok({'shares': [SHARE]})),
+        expect('POST', ACTION, ok(status=202), body={'extend': {'new_size': 2}}),
+        ('GET', ONE, ok({'share': SHARE})),
+        ('GET', ONE, ok({'share': SHARE})),
+        ('GET', '/v2/messages?resource_id=%s&sort_key=created_at&sort_dir=desc&limit=3' % SHARE_ID,
+         ok({'messages': [{'user_message': 'extend: no valid host was found.'}]})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == (
+        'Share data (%s) is available at 1 GiB, not 2 GiB: Manila did not resize it while '
+        'waiting for a size of 2 GiB. Manila says: extend: no valid host was found. Manila '
+        'had already accepted 1 write of this task, so the cloud was changed: POST '
+        'shares/%s/action (extend).' % (SHARE_ID, SHARE_ID))
+    assert outcome.result['changed'] is True
+    assert outcome.result['share']['size'] == 1
+
+
 def test_a_resize_without_wait_shows_the_share_as_manila_has_it(monkeypatch):
     extending = dict(SHARE, size=1, status='extending')
     outcome, session = run(monkeypatch, {'name': 'data', 'size': 2, 'wait': False}, [
