@@ -769,7 +769,7 @@ class Fleet(object):
                           'state=absent.')
             item.fail(with_user_messages(self.client, words, share['id']))
             return True
-        if item.resize is not None and status == item.wait_for:
+        if item.resize is not None:   # a resize: over once the new size shows
             refused = item.resize.refused(share)
             if refused:
                 item.share = dict(share, export_locations=item.share.get('export_locations', []))
@@ -779,7 +779,6 @@ class Fleet(object):
                 return True
             if not item.resize.done(share):
                 return None
-            item.resize = None
         if item.wait_for != GONE and status == item.wait_for:
             item.share = dict(share, export_locations=item.share.get('export_locations', []))
             return True

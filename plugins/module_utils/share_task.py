@@ -159,8 +159,7 @@ class ShareTask(ManilaModule):
     def apply_update(self, plan, share):
         share = self.shares.apply_update(share, plan)
         if plan.new_size:
-            share = (self.shares.wait_resized(share, plan.new_size) if self.params['wait']
-                     else self.shares.get(share['id']))
+            share = self.settled(share, plan.new_size)
         plan.after = diff_view(share)
         return share
 
@@ -168,11 +167,14 @@ class ShareTask(ManilaModule):
         self.shares.restore(share['id'])
         return dict(self.settled(share), is_soft_deleted=False)
 
-    def settled(self, share):
-        """The share after an asynchronous change: waited for, or read (no wait)."""
-        if self.params['wait']:
-            return self.shares.wait(share)
-        return self.shares.get(share['id'])
+    def settled(self, share, new_size=None):
+        """The share after an asynchronous change: waited for (a resize until
+        the share shows ``new_size``), or read (no wait)."""
+        if not self.params['wait']:
+            return self.shares.get(share['id'])
+        if new_size:
+            return self.shares.wait_resized(share, new_size)
+        return self.shares.wait(share)
 
     def apply_delete(self, plan, share):
         """The snapshots, then the share: deleted or soft-deleted, right after
