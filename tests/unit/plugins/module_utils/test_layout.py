@@ -2,8 +2,9 @@
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The layout of the unit tests (docs/testing.md, "Where the unit tests live").
 
-Every file X.py of plugins/module_utils has one test file, test_X.py here; the
-only other test files here are the cross-cutting ones listed below, each with
+Every file X.py of plugins/module_utils has one test file, test_X.py here, and
+every file X.py of its ``tasks`` package (the hook classes of the write modules)
+has test_tasks_X.py here; the only other test files here are the cross-cutting ones listed below, each with
 the reason it is not a test of one file.  No two unit test files share a
 basename: the mutation stage runs plain pytest, which imports a test file by
 its basename, so a second one fails the whole run."""
@@ -29,9 +30,17 @@ CROSS_CUTTING = {
 }
 
 
+TASKS = os.path.join(MODULE_UTILS, 'tasks')
+
+
+def python_files(where):
+    return [f[:-3] for f in os.listdir(where) if f.endswith('.py') and f != '__init__.py']
+
+
 def module_utils_files():
-    return sorted(f[:-3] for f in os.listdir(MODULE_UTILS)
-                  if f.endswith('.py') and f != '__init__.py')
+    """The names the test files follow: X for module_utils/X.py, tasks_X for
+    module_utils/tasks/X.py."""
+    return sorted(python_files(MODULE_UTILS) + ['tasks_' + n for n in python_files(TASKS)])
 
 
 def files_here():
