@@ -109,6 +109,11 @@ FEATURES = {
     'manage_share_server': ('2.49', None),
     # share transfers (issue 24)
     'share_transfers': ('2.77', None),
+    # services (issue 38): why one is disabled, whether it is ensuring its shares
+    # (the field at 2.86, the listing filter at 2.93)
+    'service_disabled_reason': ('2.83', None),
+    'service_ensuring': ('2.86', None),
+    'service_ensuring_filter': ('2.93', None),
 }
 
 

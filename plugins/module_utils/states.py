@@ -188,3 +188,8 @@ MIGRATION_DESTINATION_INSTANCE_STATUS = 'migrating_to'
 SHARE_NETWORK_ACTIVE = 'active'
 SHARE_NETWORK_ERROR_STATES = frozenset(['error'])
 SHARE_NETWORK_BUSY_STATES = frozenset(['network_change'])
+
+# A Manila service's scheduling status (its ``disabled`` flag) and its heartbeat state
+# (manila/api/views/services.py; the listing filters on both).
+SERVICE_STATUSES = frozenset(['enabled', 'disabled'])
+SERVICE_STATES = frozenset(['up', 'down'])

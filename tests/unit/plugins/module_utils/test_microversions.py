@@ -80,6 +80,9 @@ EXPECTED = {
     'manage_snapshot': ('2.12', None),
     'manage_share_server': ('2.49', None),
     'share_transfers': ('2.77', None),
+    'service_disabled_reason': ('2.83', None),
+    'service_ensuring': ('2.86', None),
+    'service_ensuring_filter': ('2.93', None),
 }
 
 
