@@ -216,12 +216,16 @@ def substitute(value, subs, cloud, key=None):
     return subs.get(value, value)
 
 
+# Modules whose ``name`` is not a share's: a pool, a zone.
+NAME_IS_NO_SHARE = ('openkeel.manila.share_pool_info', 'openkeel.manila.availability_zone_info')
+
+
 def foreign_names(task, prefix):
     """Share names in a task that would touch shares outside the test's prefix."""
     found = []
     for action, args in task.items():
         if (action.startswith('openkeel.manila.') and isinstance(args, dict)
-                and action != 'openkeel.manila.share_pool_info'):   # its name is a pool
+                and action not in NAME_IS_NO_SHARE):
             entries = [args] + [e for e in args.get('shares') or [] if isinstance(e, dict)]
             for entry in entries:
                 for key in ('share', 'name'):
