@@ -193,3 +193,10 @@ SHARE_NETWORK_BUSY_STATES = frozenset(['network_change'])
 # (manila/api/views/services.py; the listing filters on both).
 SERVICE_STATUSES = frozenset(['enabled', 'disabled'])
 SERVICE_STATES = frozenset(['up', 'down'])
+
+# Share server statuses (manila/common/constants.py SHARE_SERVER_STATUSES).
+SHARE_SERVER_STATUSES = frozenset([
+    'active', 'error', 'deleting', 'creating', 'manage_starting', 'unmanage_starting',
+    'unmanage_error', 'manage_error', 'inactive', 'server_migrating', 'server_migrating_to',
+    'network_change',
+])

@@ -45,6 +45,9 @@ PLAN = [
     ('share_service_info', 'Share services that are down'),
     ('share_service_info', 'Say which backends stopped reporting'),
     ('share_service_info', 'Backends disabled for maintenance, and why'),
+    ('share_server_info', 'Share servers that hold no share'),
+    ('share_server_info', 'Say which'),
+    ('share_server_info', 'The servers of one network, without their shares'),
     ('availability_zone_info', "Manila's availability zones"),
     ('availability_zone_info', 'Does the zone the playbook wants exist?'),
     ('share_migration', 'The share lives on the beta pool'),
@@ -213,12 +216,16 @@ def substitute(value, subs, cloud, key=None):
     return subs.get(value, value)
 
 
+# Modules whose ``name`` is not a share's: a pool, a zone.
+NAME_IS_NO_SHARE = ('openkeel.manila.share_pool_info', 'openkeel.manila.availability_zone_info')
+
+
 def foreign_names(task, prefix):
     """Share names in a task that would touch shares outside the test's prefix."""
     found = []
     for action, args in task.items():
         if (action.startswith('openkeel.manila.') and isinstance(args, dict)
-                and action != 'openkeel.manila.share_pool_info'):   # its name is a pool
+                and action not in NAME_IS_NO_SHARE):
             entries = [args] + [e for e in args.get('shares') or [] if isinstance(e, dict)]
             for entry in entries:
                 for key in ('share', 'name'):
