@@ -80,6 +80,8 @@ security_services:
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "b1c2d3e4-5555-4666-8777-888899990000", "name": "corp-ad", "type": "active_directory",
+            "share_networks": ["c2d3e4f5-6666-4777-8888-999900001111"]}]
   contains:
     id:
       description: Service ID.
@@ -98,6 +100,7 @@ api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

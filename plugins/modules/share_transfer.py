@@ -133,12 +133,20 @@ transfer:
       when there was none to act on, and in check mode before a create.
   returned: always
   type: dict
+  sample: {"id": "9a8b7c6d-8888-4777-8666-555555555555", "name": "data", "resource_type": "share",
+           "resource_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+           "source_project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "destination_project_id": null,
+           "accepted": false, "created_at": "2026-12-02T01:00:00.000000",
+           "expires_at": "2026-12-02T01:05:00.000000"}
   contains:
     id:
       description: Transfer ID.
       type: str
     name:
       description: Its name.
+      type: str
+    resource_type:
+      description: V(share).
       type: str
     resource_id:
       description: The share's ID.
@@ -152,6 +160,9 @@ transfer:
     accepted:
       description: Whether the transfer was accepted.
       type: bool
+    created_at:
+      description: When the transfer was made.
+      type: str
     expires_at:
       description: When Manila drops the transfer unless accepted.
       type: str
@@ -162,14 +173,39 @@ auth_key:
       set_stats, a debug task or a file that others read.
   returned: when the task created a transfer
   type: str
+  sample: f00dfeedc0ffee12
 share:
-  description: The share (its ID, name, status and project) after the task.
-  returned: when known
+  description:
+    - The share after the task, as far as this project may read it (empty when the task found
+      none, and after an accept that names no share).
+  returned: always
   type: dict
+  sample: {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "data", "status": "awaiting_transfer",
+           "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "size": 1, "share_proto": "NFS"}
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    name:
+      description: Share name.
+      type: str
+    status:
+      description: Share status (V(awaiting_transfer) while offered).
+      type: str
+    project_id:
+      description: The project that owns it (the destination's after an accept).
+      type: str
+    size:
+      description: Size in GiB.
+      type: int
+    share_proto:
+      description: Protocol.
+      type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
