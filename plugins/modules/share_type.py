@@ -200,6 +200,12 @@ share_type:
     is_public:
       description: Whether every project may use it.
       type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
+      type: bool
+    is_default:
+      description: Whether it is the cloud's default type (API 2.46+).
+      type: bool
     extra_specs:
       description:
         - Its extra specs, the required one included, free-form keys with string values (for

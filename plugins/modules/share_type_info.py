@@ -102,6 +102,9 @@ share_types:
     is_public:
       description: Whether every project may use it.
       type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
+      type: bool
     is_default:
       description: Whether it is the cloud's default type (API 2.46+).
       type: bool
@@ -152,6 +155,9 @@ share_type:
       type: str
     is_public:
       description: Whether every project may use it.
+      type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
       type: bool
     is_default:
       description: Whether it is the cloud's default type (API 2.46+).
