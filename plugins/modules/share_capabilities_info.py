@@ -157,7 +157,9 @@ replication:
           decide.
       type: bool
     types:
-      description: The share types with a replication type (those that a pool offers, when the pools are visible).
+      description:
+        - The share types with a replication type; when replication is supported and the pools
+          are visible, those whose replication type a pool offers.
       type: list
       elements: str
     reason:
