@@ -163,8 +163,11 @@ security_service:
     name:
       description: Name.
       type: str
+    description:
+      description: Description.
+      type: str
     type:
-      description: active_directory, kerberos or ldap.
+      description: V(active_directory), V(kerberos) or V(ldap).
       type: str
     dns_ip:
       description: DNS server.
@@ -176,13 +179,25 @@ security_service:
       description: Domain.
       type: str
     user:
-      description: User.
+      description: User (its password is never returned).
       type: str
     ou:
       description: Organizational unit (API 2.44+).
       type: str
     default_ad_site:
       description: Default AD site (API 2.76+).
+      type: str
+    project_id:
+      description: The project that owns the service.
+      type: str
+    status:
+      description: Always V(new) (Manila keeps the field for compatibility).
+      type: str
+    created_at:
+      description: When the service was made.
+      type: str
+    updated_at:
+      description: When it last changed.
       type: str
     share_networks:
       description: IDs of the share networks it is attached to (when found by name).

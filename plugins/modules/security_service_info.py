@@ -80,6 +80,8 @@ security_services:
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "b1c2d3e4-5555-4666-8777-888899990000", "name": "corp-ad", "type": "active_directory",
+            "share_networks": ["c2d3e4f5-6666-4777-8888-999900001111"]}]
   contains:
     id:
       description: Service ID.
@@ -87,8 +89,41 @@ security_services:
     name:
       description: Name.
       type: str
+    description:
+      description: Description.
+      type: str
     type:
-      description: active_directory, kerberos or ldap.
+      description: V(active_directory), V(kerberos) or V(ldap).
+      type: str
+    dns_ip:
+      description: DNS server.
+      type: str
+    server:
+      description: Directory server.
+      type: str
+    domain:
+      description: Domain.
+      type: str
+    user:
+      description: User (its password is never returned).
+      type: str
+    ou:
+      description: Organizational unit (API 2.44+).
+      type: str
+    default_ad_site:
+      description: Default AD site (API 2.76+).
+      type: str
+    project_id:
+      description: The project that owns the service.
+      type: str
+    status:
+      description: Always V(new) (Manila keeps the field for compatibility).
+      type: str
+    created_at:
+      description: When the service was made.
+      type: str
+    updated_at:
+      description: When it last changed.
       type: str
     share_networks:
       description: IDs of the share networks it is attached to.
@@ -98,6 +133,7 @@ api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

@@ -221,8 +221,21 @@ share:
       ran out), the share as the last read of the wait showed it, with the
       status that ended the wait (C(error), C(extending_error),
       C(manage_error), ...), without its export locations.
+    - Which fields appear depends on the microversion (each field says from which one); a member
+      does not see C(host) and C(share_server_id), nor an export location's C(is_admin_only)
+      and C(share_instance_id) (and no admin-only export location at all).
   returned: always
   type: dict
+  sample: {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "projects", "size": 10,
+           "status": "available", "share_proto": "NFS",
+           "share_type": "5e3a6c1e-8a1d-4a44-9a3b-2f6f0b8c9d11", "share_type_name": "default",
+           "availability_zone": "nova", "share_network_id": null,
+           "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "is_public": false,
+           "metadata": {"owner": "team-a"}, "access_rules_status": "active",
+           "created_at": "2026-12-01T10:00:00.000000",
+           "export_locations": [{"id": "5c1e7c43-7d1b-4d4f-9f62-2b8d5f3b6a10",
+                                 "path": "10.0.0.5:/shares/share-1a2b",
+                                 "preferred": true}]}
   contains:
     id:
       description: Share ID.
@@ -230,40 +243,171 @@ share:
     name:
       description: Share name.
       type: str
+    description:
+      description: Share description.
+      type: str
     size:
       description: Size in GiB.
       type: int
     status:
-      description: Share status.
+      description: Share status, for example V(available), V(creating) or V(error).
       type: str
     share_proto:
-      description: Protocol.
+      description: Protocol, for example V(NFS), V(CIFS) or V(CEPHFS).
+      type: str
+    share_type:
+      description: The share type's ID (API 2.6+; below, its name).
       type: str
     share_type_name:
-      description: Name of the share type.
+      description: The share type's name (API 2.6+).
       type: str
+    availability_zone:
+      description: The availability zone of the share.
+      type: str
+    share_network_id:
+      description: The share network (null for a share type without share servers).
+      type: str
+    snapshot_id:
+      description: The snapshot the share was created from (null for none).
+      type: str
+    project_id:
+      description: The project that owns the share.
+      type: str
+    user_id:
+      description: The user who created the share (API 2.16+).
+      type: str
+    is_public:
+      description: Whether every project may see the share.
+      type: bool
     metadata:
-      description: All metadata, Manila's own keys included.
+      description: All metadata, free-form keys, Manila's own keys included.
       type: dict
+      elements: str
+    created_at:
+      description: When the share was created (UTC, ISO 8601).
+      type: str
+    task_state:
+      description: The migration task state (API 2.5+; null without a migration).
+      type: str
+    access_rules_status:
+      description: V(active), V(syncing) or V(error) - whether the access rules are applied (API 2.10+).
+      type: str
+    replication_type:
+      description: The share type's replication type (API 2.11+; null when not replicated).
+      type: str
+    has_replicas:
+      description: Whether the share has replicas (API 2.11+).
+      type: bool
+    snapshot_support:
+      description: Whether snapshots can be taken (API 2.2+).
+      type: bool
+    create_share_from_snapshot_support:
+      description: Whether shares can be created from its snapshots (API 2.24+).
+      type: bool
+    revert_to_snapshot_support:
+      description: Whether the share can be reverted to a snapshot (API 2.27+).
+      type: bool
+    mount_snapshot_support:
+      description: Whether its snapshots can be mounted (API 2.32+).
+      type: bool
+    share_group_id:
+      description: The share group the share belongs to (API 2.31+).
+      type: str
+    progress:
+      description: How far the creation has come, for example V(100%) (API 2.54+).
+      type: str
+    is_soft_deleted:
+      description: Whether the share is in the recycle bin (API 2.69+).
+      type: bool
+    scheduled_to_be_deleted_at:
+      description: When Manila deletes a share in the recycle bin for good (API 2.69+).
+      type: str
+    host:
+      description: The pool the share lives on, C(host@backend#pool) (admins only; members do not see it).
+      type: str
+    share_server_id:
+      description: The share server (admins only; members do not see it).
+      type: str
+
     export_locations:
-      description: Export locations; C(path) is the mount source.
+      description:
+        - The export locations, Manila's preferred ones first (members see no admin-only ones).
       type: list
       elements: dict
+      contains:
+        id:
+          description: Export location ID.
+          type: str
+        path:
+          description: The path a client mounts, for example V(10.0.0.5:/shares/share-1a2b).
+          type: str
+        preferred:
+          description: Whether Manila prefers this location (API 2.14+); the preferred ones come first.
+          type: bool
+        metadata:
+          description: The export location's metadata, free-form keys (API 2.87+).
+          type: dict
+          elements: str
+        is_admin_only:
+          description:
+            - Whether the location is for admins only. Admins only see this field; members are not
+              shown admin-only locations at all.
+          type: bool
+        share_instance_id:
+          description: The share instance the location belongs to (admins only).
+          type: str
 deleted_snapshots:
   description:
     - The snapshots deleted before the share (O(delete_snapshots)), newest
-      first, each with C(id), C(name), C(status), C(created_at); in check
-      mode, those that would be.
+      first; in check mode, those that would be.
   returned: when O(state=absent)
   type: list
   elements: dict
+  sample: [{"id": "3f2e1d0c-aaaa-4bbb-8ccc-dddddddddddd", "name": "nightly", "status": "available",
+            "created_at": "2026-12-01T02:00:00.000000"}]
+  contains:
+    id:
+      description: Snapshot ID.
+      type: str
+    name:
+      description: Snapshot name.
+      type: str
+    status:
+      description: The snapshot's status before its deletion.
+      type: str
+    created_at:
+      description: When the snapshot was taken.
+      type: str
 deletion_locks:
   description:
-    - The share's delete locks after the task (in check mode, as they would be), each with C(id), C(lock_reason),
-      C(user_id), C(project_id) (who set it), C(lock_context) and C(created_at). The diff shows C(deletion_lock).
+    - The share's delete locks after the task (in check mode, as they would be), as this user may
+      list them. The diff shows C(deletion_lock).
   returned: when O(deletion_lock) is given, or with O(state=absent) (API 2.81+)
   type: list
   elements: dict
+  sample: [{"id": "e1f2a3b4-0000-4000-8000-000000000001", "lock_reason": "production data",
+            "user_id": "9b1e2d3c4b5a69786a0d1e0b4c7e4f4e",
+            "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "lock_context": "user",
+            "created_at": "2026-12-01T10:05:00.000000"}]
+  contains:
+    id:
+      description: Lock ID.
+      type: str
+    lock_reason:
+      description: Why it was set (null when no reason was given).
+      type: str
+    user_id:
+      description: The user who set it.
+      type: str
+    project_id:
+      description: The project of that user.
+      type: str
+    lock_context:
+      description: V(user), V(admin) or V(service) - who may remove it.
+      type: str
+    created_at:
+      description: When it was set.
+      type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always

@@ -82,6 +82,8 @@ rules:
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "a4c5d6e7-1111-4222-8333-444455556666", "access_type": "ip", "access_to": "10.0.0.0/24",
+            "access_level": "rw", "state": "active", "metadata": {}}]
   contains:
     id:
       description: Rule ID.
@@ -99,12 +101,30 @@ rules:
       description: Rule state, for example V(active) or V(error).
       type: str
     metadata:
-      description: Rule metadata (API 2.45+).
+      description: Rule metadata, free-form keys (API 2.45+).
       type: dict
+      elements: str
+    created_at:
+      description: When the rule was made (API 2.33+).
+      type: str
+    updated_at:
+      description: When the rule last changed (API 2.33+).
+      type: str
 share:
   description: The share's ID, name and C(access_rules_status).
   returned: always
   type: dict
+  sample: {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "projects", "access_rules_status": "active"}
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    name:
+      description: Share name.
+      type: str
+    access_rules_status:
+      description: V(active), V(syncing) or V(error) - whether Manila has applied the share's rules (API 2.10+).
+      type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always

@@ -55,44 +55,116 @@ api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 server_max_version:
   description: The newest microversion the cloud offers.
   returned: always
   type: str
+  sample: '2.99'
 share_types:
   description:
-    - Per share type C(name), C(id), C(replication_type) (null when none),
-      C(snapshot_support), C(create_share_from_snapshot_support),
-      C(revert_to_snapshot_support), C(mount_snapshot_support),
-      C(driver_handles_share_servers), C(availability_zones) (as the
-      type's extra specs say; booleans).
+    - Per share type what its extra specs say (the required ones and the optional ones together),
+      as booleans.
   returned: always
   type: list
   elements: dict
+  sample: [{"name": "replicated-readable", "id": "5e3a6c1e-8a1d-4a44-9a3b-2f6f0b8c9d11",
+            "replication_type": "readable", "availability_zones": [], "snapshot_support": true,
+            "create_share_from_snapshot_support": true, "revert_to_snapshot_support": null,
+            "mount_snapshot_support": null, "driver_handles_share_servers": false}]
+  contains:
+    name:
+      description: Share type name.
+      type: str
+    id:
+      description: Share type ID.
+      type: str
+    replication_type:
+      description: V(writable), V(readable) or V(dr) (null when the type has none).
+      type: str
+    availability_zones:
+      description: The availability zones the type is limited to (empty for all).
+      type: list
+      elements: str
+    snapshot_support:
+      description: Whether snapshots can be taken (null when the type does not say).
+      type: bool
+    create_share_from_snapshot_support:
+      description: Whether shares can be created from snapshots (null when the type does not say).
+      type: bool
+    revert_to_snapshot_support:
+      description: Whether a share can be reverted to a snapshot (null when the type does not say).
+      type: bool
+    mount_snapshot_support:
+      description: Whether snapshots can be mounted (null when the type does not say).
+      type: bool
+    driver_handles_share_servers:
+      description: Whether shares of the type need a share network (DHSS).
+      type: bool
 pools:
   description:
-    - Per pool C(name), C(replication_type), C(replication_domain),
-      C(snapshot_support), C(create_share_from_snapshot_support),
-      C(revert_to_snapshot_support), C(mount_snapshot_support),
-      C(share_group_support) (the pool reports share group statistics).
-      Empty for users who may not list pools.
-    - C(replication_type) is as the pool reports it - one text, or a list
-      of them (NetApp pools report a list); a share type whose
-      C(replication_type) is any of them can be replicated there, as
-      Manila's scheduler matches it.
+    - Per pool what it reports. Empty for users who may not list pools (members; see
+      RV(pools_visible)).
   returned: always
   type: list
   elements: dict
+  sample: [{"name": "manila@alpha#pool-a", "replication_type": "readable",
+            "replication_domain": "replica_domain_1", "share_group_support": true,
+            "snapshot_support": true, "create_share_from_snapshot_support": true,
+            "revert_to_snapshot_support": true, "mount_snapshot_support": false}]
+  contains:
+    name:
+      description: The pool, C(host@backend#pool).
+      type: str
+    replication_type:
+      description:
+        - As the pool reports it - one text, or a list of them (NetApp pools report a list); a
+          share type whose C(replication_type) is any of them can be replicated there, as
+          Manila's scheduler matches it. Null when the pool reports none.
+      type: raw
+    replication_domain:
+      description: The pool's replication domain (replicas go to pools of the same one).
+      type: str
+    share_group_support:
+      description: Whether the pool reports share group statistics.
+      type: bool
+    snapshot_support:
+      description: Whether snapshots can be taken (null when the pool does not say).
+      type: bool
+    create_share_from_snapshot_support:
+      description: Whether shares can be created from snapshots (null when the pool does not say).
+      type: bool
+    revert_to_snapshot_support:
+      description: Whether a share can be reverted to a snapshot (null when the pool does not say).
+      type: bool
+    mount_snapshot_support:
+      description: Whether snapshots can be mounted (null when the pool does not say).
+      type: bool
 pools_visible:
   description: Whether this user may list the pools (admins).
   returned: always
   type: bool
+  sample: true
 replication:
-  description:
-    - C(supported) (bool), C(types) (the share types with a replication
-      type) and C(reason) (why not, when not supported).
+  description: Whether a share of these types can be replicated here.
   returned: always
   type: dict
+  sample: {"supported": true, "types": ["replicated-readable"], "reason": null}
+  contains:
+    supported:
+      description:
+        - Whether replication is possible. For a member (no pools to see), the share types
+          decide.
+      type: bool
+    types:
+      description:
+        - The share types with a replication type; when replication is supported and the pools
+          are visible, those whose replication type a pool offers.
+      type: list
+      elements: str
+    reason:
+      description: Why not, when not supported (null otherwise).
+      type: str
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

@@ -50,10 +50,78 @@ limits:
            "totalShareSnapshotsUsed": 0, "maxTotalShareNetworks": 10,
            "totalShareNetworksUsed": 1, "maxTotalSnapshotGigabytes": 1000,
            "totalSnapshotGigabytesUsed": 0}
+  contains:
+    maxTotalShares:
+      description: The most shares the project may have; -1 is unlimited.
+      type: int
+    totalSharesUsed:
+      description: The shares the project has.
+      type: int
+    maxTotalShareGigabytes:
+      description: The most GiB of shares the project may have; -1 is unlimited.
+      type: int
+    totalShareGigabytesUsed:
+      description: The GiB of shares the project has.
+      type: int
+    maxTotalShareSnapshots:
+      description: The most snapshots the project may have; -1 is unlimited.
+      type: int
+    totalShareSnapshotsUsed:
+      description: The snapshots the project has.
+      type: int
+    maxTotalSnapshotGigabytes:
+      description: The most GiB of snapshots the project may have; -1 is unlimited.
+      type: int
+    totalSnapshotGigabytesUsed:
+      description: The GiB of snapshots the project has.
+      type: int
+    maxTotalShareNetworks:
+      description: The most share networks the project may have; -1 is unlimited.
+      type: int
+    totalShareNetworksUsed:
+      description: The share networks the project has.
+      type: int
+    maxTotalShareReplicas:
+      description: The most share replicas the project may have (API 2.53+); -1 is unlimited.
+      type: int
+    totalShareReplicasUsed:
+      description: The share replicas the project has (API 2.53+).
+      type: int
+    maxTotalReplicaGigabytes:
+      description: The most GiB of share replicas the project may have (API 2.53+); -1 is unlimited.
+      type: int
+    totalReplicaGigabytesUsed:
+      description: The GiB of share replicas the project has (API 2.53+).
+      type: int
+    maxTotalShareGroups:
+      description: The most share groups the project may have (API 2.58+); -1 is unlimited.
+      type: int
+    totalShareGroupsUsed:
+      description: The share groups the project has (API 2.58+).
+      type: int
+    maxTotalShareGroupSnapshots:
+      description: The most share group snapshots the project may have (API 2.58+); -1 is unlimited.
+      type: int
+    totalShareGroupSnapshotsUsed:
+      description: The share group snapshots the project has (API 2.58+).
+      type: int
+    maxTotalShareBackups:
+      description: The most share backups the project may have (API 2.80+); -1 is unlimited.
+      type: int
+    totalShareBackupsUsed:
+      description: The share backups the project has (API 2.80+).
+      type: int
+    maxTotalBackupGigabytes:
+      description: The most GiB of share backups the project may have (API 2.80+); -1 is unlimited.
+      type: int
+    totalBackupGigabytesUsed:
+      description: The GiB of share backups the project has (API 2.80+).
+      type: int
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule

@@ -104,6 +104,12 @@ messages:
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "d4e5f6a7-7777-4888-8999-000011112222",
+            "user_message": "allocate host: No storage could be allocated for this share request, Capabilities filter didn't succeed.",
+            "action_id": "001", "detail_id": "008", "message_level": "ERROR",
+            "resource_type": "SHARE", "resource_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+            "request_id": "req-1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+            "created_at": "2026-12-01T10:00:05.000000", "expires_at": "2027-01-01T10:00:05.000000"}]
   contains:
     id:
       description: Message ID.
@@ -139,6 +145,7 @@ api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 import datetime

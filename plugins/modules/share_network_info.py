@@ -77,6 +77,20 @@ share_networks:
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "2b0c3d6e-1f0a-4c41-9a3c-5d6e7f809a1b", "name": "app-net", "description": null,
+            "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "status": "active",
+            "created_at": "2026-12-01T09:00:00.000000",
+            "share_network_subnets": [{"id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                                       "availability_zone": null,
+                                       "neutron_net_id": "4e5f6a7b-8c9d-4e0f-8a1b-2c3d4e5f6a7b",
+                                       "neutron_subnet_id": "5f6a7b8c-9d0e-4f1a-8b2c-3d4e5f6a7b8c",
+                                       "network_type": null,
+                                       "segmentation_id": null,
+                                       "cidr": null,
+                                       "ip_version": null,
+                                       "gateway": null, "mtu": null}],
+            "security_services": [{"id": "5f3b8b1e-2a43-4f0e-a2a4-4bd5d4c0f1aa", "name": "corp-ldap",
+                                   "type": "ldap"}]}]
   contains:
     id:
       description: Network ID.
@@ -84,21 +98,94 @@ share_networks:
     name:
       description: Name.
       type: str
+    description:
+      description: Description.
+      type: str
+    project_id:
+      description: The project that owns the network.
+      type: str
     status:
       description: V(active), V(network_change) or V(error) (API 2.63+).
       type: str
+    security_service_update_support:
+      description: Whether its security services can change while it has share servers (API 2.63+).
+      type: bool
+    network_allocation_update_support:
+      description: Whether subnets can be added while it has share servers (API 2.70+).
+      type: bool
+    created_at:
+      description: When the network was made.
+      type: str
+    updated_at:
+      description: When it last changed.
+      type: str
     share_network_subnets:
-      description: Its subnets (API 2.51+).
+      description:
+        - Its subnets (API 2.51+; below, the network itself has C(neutron_net_id),
+          C(neutron_subnet_id) and the other fields of one subnet).
       type: list
       elements: dict
+      contains:
+        id:
+          description: Subnet ID.
+          type: str
+        availability_zone:
+          description: The availability zone of the subnet (null for the network's default subnet).
+          type: str
+        neutron_net_id:
+          description: The Neutron network.
+          type: str
+        neutron_subnet_id:
+          description: The Neutron subnet.
+          type: str
+        network_type:
+          description: The segmentation kind, for example V(vlan) or V(flat) (known once a share server exists).
+          type: str
+        segmentation_id:
+          description: The VLAN or tunnel ID.
+          type: int
+        cidr:
+          description: The subnet's address range.
+          type: str
+        ip_version:
+          description: V(4) or V(6).
+          type: int
+        gateway:
+          description: The subnet's gateway.
+          type: str
+        mtu:
+          description: The subnet's MTU.
+          type: int
+        metadata:
+          description: The subnet's metadata, free-form keys (API 2.78+).
+          type: dict
+          elements: str
+        created_at:
+          description: When the subnet was made.
+          type: str
+        updated_at:
+          description: When it last changed.
+          type: str
     security_services:
-      description: Attached services (C(id), C(name), C(type)), with O(with_security_services).
+      description: The attached security services.
+      returned: with O(with_security_services)
       type: list
       elements: dict
+      contains:
+        id:
+          description: Service ID.
+          type: str
+        name:
+          description: Service name.
+          type: str
+        type:
+          description: V(active_directory), V(kerberos) or V(ldap).
+          type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

@@ -75,10 +75,23 @@ EXAMPLES = r'''
 
 RETURN = r'''
 pools:
-  description: The matching pools.
+  description:
+    - The matching pools. Listing pools is admin-only by Manila's default policy (a member gets
+      an error saying so).
   returned: always
   type: list
   elements: dict
+  sample: [{"name": "manila@alpha#pool-a", "host": "manila", "backend": "alpha", "pool": "pool-a",
+            "capabilities": {"share_backend_name": "ALPHA", "storage_protocol": "NFS_CIFS",
+                             "vendor_name": "Open Source",
+                             "driver_version": "1.0",
+                             "total_capacity_gb": 1230.0,
+                             "free_capacity_gb": 1210.0,
+                             "reserved_percentage": 0,
+                             "driver_handles_share_servers": false,
+                             "snapshot_support": true,
+                             "replication_domain": "replica_domain_1",
+                             "timestamp": "2026-12-01T10:00:00.000000"}}]
   contains:
     name:
       description: Full pool name, C(host@backend#pool) (what migration takes as C(host)).
@@ -93,12 +106,68 @@ pools:
       description: Pool part.
       type: str
     capabilities:
-      description: What the scheduler knows of the pool (free space, protocols, ...); only with O(detail).
+      description:
+        - What the scheduler knows of the pool, as the backend's driver reports it; besides the
+          fields below, each driver adds keys of its own. Only with O(detail).
+      returned: with O(detail)
       type: dict
+      contains:
+        share_backend_name:
+          description: The backend's name.
+          type: str
+        storage_protocol:
+          description: The protocols it serves, for example V(NFS_CIFS).
+          type: str
+        vendor_name:
+          description: The driver's vendor.
+          type: str
+        driver_version:
+          description: The driver's version.
+          type: str
+        total_capacity_gb:
+          description: The pool's size in GiB (a number, or V(unknown) / V(infinite)).
+          type: raw
+        free_capacity_gb:
+          description: Its free space in GiB (a number, or V(unknown) / V(infinite)).
+          type: raw
+        allocated_capacity_gb:
+          description: The GiB Manila has placed there.
+          type: raw
+        reserved_percentage:
+          description: The part kept free, in percent.
+          type: int
+        driver_handles_share_servers:
+          description: Whether the backend makes share servers (DHSS).
+          type: bool
+        snapshot_support:
+          description: Whether the pool takes snapshots.
+          type: bool
+        create_share_from_snapshot_support:
+          description: Whether it creates shares from snapshots.
+          type: bool
+        revert_to_snapshot_support:
+          description: Whether it reverts shares to snapshots.
+          type: bool
+        mount_snapshot_support:
+          description: Whether its snapshots can be mounted.
+          type: bool
+        thin_provisioning:
+          description: Whether it thin-provisions (a bool, or a list of both).
+          type: raw
+        replication_type:
+          description: The replication types it offers (one text, or a list of them; absent for none).
+          type: raw
+        replication_domain:
+          description: Its replication domain (replicas go to pools of the same one).
+          type: str
+        timestamp:
+          description: When the scheduler last heard from the backend.
+          type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools

@@ -185,10 +185,51 @@ quotas:
   type: dict
   sample: {"shares": 20, "gigabytes": 2000, "snapshots": 40, "snapshot_gigabytes": 1000,
            "share_networks": 2, "per_share_gigabytes": 500}
+  contains:
+    shares:
+      description: The most shares allowed; -1 is unlimited.
+      type: int
+    gigabytes:
+      description: The most GiB of shares allowed; -1 is unlimited.
+      type: int
+    snapshots:
+      description: The most snapshots allowed; -1 is unlimited.
+      type: int
+    snapshot_gigabytes:
+      description: The most GiB of snapshots allowed; -1 is unlimited.
+      type: int
+    share_networks:
+      description: The most share networks (not for a share type) allowed; -1 is unlimited.
+      type: int
+    share_groups:
+      description: The most share groups (not for a share type) allowed; -1 is unlimited (API 2.40+).
+      type: int
+    share_group_snapshots:
+      description: The most share group snapshots (not for a share type) allowed; -1 is unlimited (API 2.40+).
+      type: int
+    share_replicas:
+      description: The most share replicas allowed; -1 is unlimited (API 2.53+).
+      type: int
+    replica_gigabytes:
+      description: The most GiB of share replicas allowed; -1 is unlimited (API 2.53+).
+      type: int
+    per_share_gigabytes:
+      description: The largest size in GiB of one share allowed; -1 is unlimited (API 2.62+).
+      type: int
+    backups:
+      description: The most share backups allowed; -1 is unlimited (API 2.80+).
+      type: int
+    backup_gigabytes:
+      description: The most GiB of share backups allowed; -1 is unlimited (API 2.80+).
+      type: int
+    encryption_keys:
+      description: The most encryption keys allowed; -1 is unlimited (API 2.90+).
+      type: int
 project_id:
   description: The ID of the project (absent for a quota class).
   returned: when a project was the target
   type: str
+  sample: 6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always

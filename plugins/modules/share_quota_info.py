@@ -79,19 +79,231 @@ quotas:
   type: dict
   sample: {"shares": {"limit": 50, "in_use": 3, "reserved": 0},
            "gigabytes": {"limit": 1000, "in_use": 30, "reserved": 0}}
+  contains:
+    shares:
+      description: The limit of shares, its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    gigabytes:
+      description: The limit of GiB of shares, its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    snapshots:
+      description: The limit of snapshots, its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    snapshot_gigabytes:
+      description: The limit of GiB of snapshots, its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    share_networks:
+      description: The limit of share networks (not for a share type), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    share_groups:
+      description: The limit of share groups (not for a share type) (API 2.40+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    share_group_snapshots:
+      description: The limit of share group snapshots (not for a share type) (API 2.40+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    share_replicas:
+      description: The limit of share replicas (API 2.53+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    replica_gigabytes:
+      description: The limit of GiB of share replicas (API 2.53+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    per_share_gigabytes:
+      description: The limit of the size in GiB of one share (API 2.62+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    backups:
+      description: The limit of share backups (API 2.80+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    backup_gigabytes:
+      description: The limit of GiB of share backups (API 2.80+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
+    encryption_keys:
+      description: The limit of encryption keys (API 2.90+), its use and reservations.
+      type: dict
+      contains:
+        limit:
+          description: The limit (-1 unlimited).
+          type: int
+        in_use:
+          description: How much is in use (0 for a quota class).
+          type: int
+        reserved:
+          description: How much operations under way have reserved (0 for a quota class).
+          type: int
 defaults:
   description: The default limits (the quota class C(default)), quota name to limit.
   returned: when a project was read
   type: dict
   sample: {"shares": 50, "gigabytes": 1000}
+  contains:
+    shares:
+      description: The most shares allowed by default; -1 is unlimited.
+      type: int
+    gigabytes:
+      description: The most GiB of shares allowed by default; -1 is unlimited.
+      type: int
+    snapshots:
+      description: The most snapshots allowed by default; -1 is unlimited.
+      type: int
+    snapshot_gigabytes:
+      description: The most GiB of snapshots allowed by default; -1 is unlimited.
+      type: int
+    share_networks:
+      description: The most share networks (not for a share type) allowed by default; -1 is unlimited.
+      type: int
+    share_groups:
+      description: The most share groups (not for a share type) allowed by default; -1 is unlimited (API 2.40+).
+      type: int
+    share_group_snapshots:
+      description: The most share group snapshots (not for a share type) allowed by default; -1 is unlimited (API 2.40+).
+      type: int
+    share_replicas:
+      description: The most share replicas allowed by default; -1 is unlimited (API 2.53+).
+      type: int
+    replica_gigabytes:
+      description: The most GiB of share replicas allowed by default; -1 is unlimited (API 2.53+).
+      type: int
+    per_share_gigabytes:
+      description: The largest size in GiB of one share allowed by default; -1 is unlimited (API 2.62+).
+      type: int
+    backups:
+      description: The most share backups allowed by default; -1 is unlimited (API 2.80+).
+      type: int
+    backup_gigabytes:
+      description: The most GiB of share backups allowed by default; -1 is unlimited (API 2.80+).
+      type: int
+    encryption_keys:
+      description: The most encryption keys allowed by default; -1 is unlimited (API 2.90+).
+      type: int
 project_id:
   description: The ID of the project.
   returned: when a project was read
   type: str
+  sample: 6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule

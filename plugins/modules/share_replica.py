@@ -126,30 +126,93 @@ replica:
     - When a wait fails, the replica as the last read of the wait showed it
       (its C(status) and C(replica_state) then say where it stopped), without
       its export locations.
+    - A member does not see C(host), C(share_server_id) and C(cast_rules_to_readonly), nor an
+      export location's C(is_admin_only) and C(share_instance_id).
   returned: always
   type: dict
+  sample: {"id": "b2d4e6f8-1111-4222-8333-444455556666", "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+           "status": "available", "replica_state": "in_sync", "availability_zone": "nova-b",
+           "share_network_id": null, "created_at": "2026-12-01T11:00:00.000000",
+           "updated_at": "2026-12-01T11:02:00.000000",
+           "export_locations": [{"id": "6d2f8d54-8e2c-4e5f-a073-3c9e6f4c7b21",
+                                 "path": "10.0.1.5:/shares/share-r2",
+                                 "preferred": true,
+                                 "replica_state": "in_sync",
+                                 "availability_zone": "nova-b"}],
+           "export_paths": ["10.0.1.5:/shares/share-r2"]}
   contains:
     id:
       description: Replica ID.
       type: str
+    share_id:
+      description: The share it is a replica of.
+      type: str
     status:
-      description: Its status (C(available) when at rest).
+      description: Its status (V(available) when at rest).
       type: str
     replica_state:
-      description: C(active), C(in_sync), C(out_of_sync) or C(error).
+      description: V(active), V(in_sync), V(out_of_sync) or V(error).
       type: str
     availability_zone:
       description: Its zone.
       type: str
-    host:
-      description: Its pool (admins only; Manila hides it from others).
+    share_network_id:
+      description: Its share network (null for a share type without share servers).
       type: str
+    created_at:
+      description: When it was made.
+      type: str
+    updated_at:
+      description: When it last changed.
+      type: str
+    metadata:
+      description: Its metadata, free-form keys (API 2.95+).
+      type: dict
+      elements: str
+    host:
+      description: Its pool, C(host@backend#pool) (admins only; Manila hides it from members).
+      type: str
+    share_server_id:
+      description: Its share server (admins only).
+      type: str
+    cast_rules_to_readonly:
+      description: Whether Manila applies the share's rules read-only to it (API 2.30+; admins only).
+      type: bool
     export_locations:
       description:
-        - Its export locations (API 2.47+; empty before), Manila's preferred
-          ones first.
+        - Its export locations (API 2.47+; empty before), Manila's preferred ones first.
+          Members see no admin-only ones.
       type: list
       elements: dict
+      contains:
+        id:
+          description: Export location ID.
+          type: str
+        path:
+          description: The path a client mounts, for example V(10.0.0.5:/shares/share-1a2b).
+          type: str
+        preferred:
+          description: Whether Manila prefers this location (API 2.14+); the preferred ones come first.
+          type: bool
+        metadata:
+          description: The export location's metadata, free-form keys (API 2.87+).
+          type: dict
+          elements: str
+        is_admin_only:
+          description:
+            - Whether the location is for admins only. Admins only see this field; members are not
+              shown admin-only locations at all.
+          type: bool
+        share_instance_id:
+          description: The share instance the location belongs to (admins only).
+          type: str
+
+        replica_state:
+          description: The state of the replica the location belongs to.
+          type: str
+        availability_zone:
+          description: The zone of that replica.
+          type: str
     export_paths:
       description:
         - The paths a client mounts, Manila's preferred one first,
@@ -158,46 +221,72 @@ replica:
       type: list
       elements: str
 replicas:
-  description: The share's replicas as Manila shows them after the task.
+  description:
+    - The share's replicas as Manila shows them after the task (without their export locations).
+    - A member does not see C(host), C(share_server_id) and C(cast_rules_to_readonly).
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "a1c3e5a7-1111-4222-8333-444455556666", "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+            "status": "available", "replica_state": "active", "availability_zone": "nova",
+            "share_network_id": null, "created_at": "2026-12-01T10:00:00.000000",
+            "updated_at": "2026-12-01T11:02:00.000000"},
+           {"id": "b2d4e6f8-1111-4222-8333-444455556666", "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+            "status": "available", "replica_state": "in_sync", "availability_zone": "nova-b",
+            "share_network_id": null, "created_at": "2026-12-01T11:00:00.000000",
+            "updated_at": "2026-12-01T11:02:00.000000"}]
+  contains:
+    id:
+      description: Replica ID.
+      type: str
+    share_id:
+      description: The share it is a replica of.
+      type: str
+    status:
+      description: Its status (V(available) when at rest).
+      type: str
+    replica_state:
+      description: V(active), V(in_sync), V(out_of_sync) or V(error).
+      type: str
+    availability_zone:
+      description: Its zone.
+      type: str
+    share_network_id:
+      description: Its share network (null for a share type without share servers).
+      type: str
+    created_at:
+      description: When it was made.
+      type: str
+    updated_at:
+      description: When it last changed.
+      type: str
+    metadata:
+      description: Its metadata, free-form keys (API 2.95+).
+      type: dict
+      elements: str
+    host:
+      description: Its pool, C(host@backend#pool) (admins only; Manila hides it from members).
+      type: str
+    share_server_id:
+      description: Its share server (admins only).
+      type: str
+    cast_rules_to_readonly:
+      description: Whether Manila applies the share's rules read-only to it (API 2.30+; admins only).
+      type: bool
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
-from ansible_collections.openkeel.manila.plugins.module_utils.base import (
-    ManilaModule,
-    wait_argument_spec,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    InvalidInput,
-    WaitFailed,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.replicas import (
-    ReplicaAPI,
-    ReplicaInError,
-    label,
-    others_in_error,
-    plan as plan_replicas,
-    view,
-    views,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
-from ansible_collections.openkeel.manila.plugins.module_utils.states import (
-    REPLICA_BUSY_STATES,
-    REPLICA_STATE_OUT_OF_SYNC,
-)
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
-    explain_safely,
-    user_message_explainer,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.base import wait_argument_spec
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
+from ansible_collections.openkeel.manila.plugins.module_utils.replicas import ReplicaAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.replica import ReplicaTask
 
 
-class ShareReplicaModule(ManilaModule):
+class ShareReplicaModule(ReplicaTask):
     argument_spec = dict(
         share=dict(type='str', required=True),
         id=dict(type='str'),
@@ -232,126 +321,6 @@ class ShareReplicaModule(ManilaModule):
             raise InvalidInput('resync only applies with state=present.')
         if p['share_network'] and p['state'] != 'present':
             raise InvalidInput('share_network only applies with state=present.')
-
-    # -- the converge template's hooks -----------------------------------------
-    def find_current(self):
-        """The share's replicas (None: with state=absent, the share is gone and
-        its replicas went with it)."""
-        p = self.params
-        if p['state'] == 'absent':
-            self.share = lookups.find(self.client, 'share', p['share'])
-            if self.share is None:
-                return None
-        else:
-            self.share = lookups.require(self.client, 'share', p['share'], option='share')
-        self.desired = dict((k, p[k]) for k in ('state', 'id', 'availability_zone', 'resync'))
-        if p['share_network']:
-            self.desired['share_network'] = lookups.resolve_id(
-                self.client, 'share_network', p['share_network'], option='share_network')
-        if p['availability_zone']:
-            lookups.require(self.client, 'availability_zone', p['availability_zone'],
-                            option='availability_zone')
-        self.replicas = self.api.list_for_share(self.share['id'])
-        return self.replicas
-
-    def plan(self, current):
-        try:
-            return plan_replicas(self.share, current, self.desired)
-        except ReplicaInError as exc:
-            extra = explain_safely(user_message_explainer(self.client, exc.replica['id']),
-                                   exc.replica)
-            return self.fail('%s %s' % (exc, extra) if extra else str(exc),
-                             replica=view(exc.replica))
-
-    def diff_of(self, plan):
-        return {'replicas': plan.before}, {'replicas': plan.after}
-
-    def as_is(self, plan, current):
-        """The replica the task names; with wait, one still syncing is waited for."""
-        replica = plan.targets[0] if plan.targets else {}
-        if replica and not self.check_mode and self.params['state'] == 'present' \
-                and self.params['wait'] and replica.get('status') in REPLICA_BUSY_STATES:
-            replica = self.waited(self.api.wait_in_sync, replica)
-        return self.warn_out_of_sync(replica)
-
-    def predict(self, plan, current):
-        return self.warn_out_of_sync(plan.targets[0] if plan.targets else {})
-
-    def warn_out_of_sync(self, replica):
-        if replica and replica.get('replica_state') == REPLICA_STATE_OUT_OF_SYNC:
-            self.warn('Replica %s is out_of_sync; resync=true asks Manila to resync '
-                      'it (admins).' % replica['id'])
-        return replica
-
-    # -- the actions -------------------------------------------------------
-    def apply_create(self, plan, replicas):
-        share = ShareAPI(self.client, self.params['timeout']).wait_if_busy(
-            self.share, self.params['wait'])
-        known = [t['id'] for t in self.api.list_for_share(share['id'])]
-        replica = self.api.create(plan.body, known)
-        if self.params['wait']:
-            replica = self.waited(self.api.wait_in_sync, replica)
-        return replica
-
-    def apply_resync(self, plan, replicas):
-        replica = plan.targets[0]
-        self.api.resync(replica['id'])
-        if self.params['wait']:
-            replica = self.waited(self.api.wait_in_sync, replica)
-        return replica
-
-    def apply_promote(self, plan, replicas):
-        replica = plan.targets[0]
-        self.api.promote(replica['id'], self.params['quiesce_wait_time'])
-        if self.params['wait']:
-            try:
-                settled = self.api.wait_promoted(self.share['id'], replica['id'])
-            except WaitFailed as exc:
-                # The replica as the wait last read it (the share's replicas).
-                read = [r for r in exc.resource or () if r['id'] == replica['id']]
-                self.fail('%s' % exc, replica=view(read[0] if read else replica))
-            for other in others_in_error(settled, replica['id']):
-                self.warn('%s is in status %s, replica_state %s; the promotion of replica '
-                          '%s succeeded without it.' % (label(other), other.get('status'),
-                                                        other.get('replica_state'),
-                                                        replica['id']))
-            replica = self.api.get(replica['id']) or replica
-        return replica
-
-    def apply_delete(self, plan, replicas):
-        for replica in plan.targets:
-            replica = self.api.wait_if_busy(replica)
-            if replica is not None:
-                self.api.delete(replica['id'])
-        if self.params['wait']:
-            for replica in plan.targets:
-                self.waited(self.api.wait_gone, replica)
-        return {}
-
-    def waited(self, wait, replica):
-        try:
-            return wait(replica)
-        except WaitFailed as exc:
-            self.fail('%s %s is left in that state; delete it with state=absent and '
-                      'id=%s.' % (exc, 'Replica %s' % replica['id'], replica['id']),
-                      replica=view(exc.resource or replica))
-        return None
-
-    # -- result ------------------------------------------------------------
-    def result(self, plan, resource):
-        """The replica (with its export locations) and the share's replicas (as
-        read before a task that changed nothing or ran in check mode, else read
-        again: the diff's ``after``)."""
-        if plan is None:
-            return dict(replica={}, replicas=[])
-        replica = resource
-        if replica and replica.get('id') and replica['id'] != '(new)':
-            replica = self.api.with_exports(replica)
-        if plan.changed and not self.check_mode:
-            self.replicas = self.api.list_for_share(self.share['id'])
-        if not self.check_mode:
-            plan.after = views(self.replicas)
-        return dict(replica=replica or {}, replicas=self.replicas)
 
 
 def main():

@@ -61,13 +61,118 @@ replicas:
       API 2.47; Manila's preferred ones first) and C(export_paths) (the
       paths a client mounts, the preferred one first, admin-only locations
       left out, as the C(export_paths) of M(openkeel.manila.shares)).
+    - A member does not see C(host), C(share_server_id) and C(cast_rules_to_readonly), nor an
+      export location's C(is_admin_only) and C(share_instance_id).
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "a1c3e5a7-1111-4222-8333-444455556666", "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+            "status": "available", "replica_state": "active", "availability_zone": "nova",
+            "share_network_id": null, "created_at": "2026-12-01T10:00:00.000000",
+            "updated_at": "2026-12-01T11:02:00.000000",
+            "export_locations": [{"id": "7e3a9e65-8e2c-4e5f-a073-3c9e6f4c7b21",
+                                  "path": "10.0.0.5:/shares/share-r1",
+                                  "preferred": true,
+                                  "replica_state": "active",
+                                  "availability_zone": "nova"}],
+            "export_paths": ["10.0.0.5:/shares/share-r1"]},
+           {"id": "b2d4e6f8-1111-4222-8333-444455556666", "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a",
+            "status": "available", "replica_state": "in_sync", "availability_zone": "nova-b",
+            "share_network_id": null, "created_at": "2026-12-01T11:00:00.000000",
+            "updated_at": "2026-12-01T11:02:00.000000",
+            "export_locations": [{"id": "6d2f8d54-8e2c-4e5f-a073-3c9e6f4c7b21",
+                                  "path": "10.0.1.5:/shares/share-r2",
+                                  "preferred": true,
+                                  "replica_state": "in_sync",
+                                  "availability_zone": "nova-b"}],
+            "export_paths": ["10.0.1.5:/shares/share-r2"]}]
+  contains:
+    id:
+      description: Replica ID.
+      type: str
+    share_id:
+      description: The share it is a replica of.
+      type: str
+    status:
+      description: Its status (V(available) when at rest).
+      type: str
+    replica_state:
+      description: V(active), V(in_sync), V(out_of_sync) or V(error).
+      type: str
+    availability_zone:
+      description: Its zone.
+      type: str
+    share_network_id:
+      description: Its share network (null for a share type without share servers).
+      type: str
+    created_at:
+      description: When it was made.
+      type: str
+    updated_at:
+      description: When it last changed.
+      type: str
+    metadata:
+      description: Its metadata, free-form keys (API 2.95+).
+      type: dict
+      elements: str
+    host:
+      description: Its pool, C(host@backend#pool) (admins only; Manila hides it from members).
+      type: str
+    share_server_id:
+      description: Its share server (admins only).
+      type: str
+    cast_rules_to_readonly:
+      description: Whether Manila applies the share's rules read-only to it (API 2.30+; admins only).
+      type: bool
+    export_locations:
+      description:
+        - Its export locations (API 2.47+; empty before), Manila's preferred ones first.
+          Members see no admin-only ones.
+      returned: with O(with_export_locations)
+      type: list
+      elements: dict
+      contains:
+        id:
+          description: Export location ID.
+          type: str
+        path:
+          description: The path a client mounts, for example V(10.0.0.5:/shares/share-1a2b).
+          type: str
+        preferred:
+          description: Whether Manila prefers this location (API 2.14+); the preferred ones come first.
+          type: bool
+        metadata:
+          description: The export location's metadata, free-form keys (API 2.87+).
+          type: dict
+          elements: str
+        is_admin_only:
+          description:
+            - Whether the location is for admins only. Admins only see this field; members are not
+              shown admin-only locations at all.
+          type: bool
+        share_instance_id:
+          description: The share instance the location belongs to (admins only).
+          type: str
+
+        replica_state:
+          description: The state of the replica the location belongs to.
+          type: str
+        availability_zone:
+          description: The zone of that replica.
+          type: str
+    export_paths:
+      description:
+        - The paths a client mounts, Manila's preferred one first,
+          admin-only locations left out (as the C(export_paths) of
+          M(openkeel.manila.shares)).
+      returned: with O(with_export_locations)
+      type: list
+      elements: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

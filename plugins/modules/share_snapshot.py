@@ -181,8 +181,14 @@ snapshot:
     - When a wait fails (the snapshot went to an error state, or the timeout
       ran out), the snapshot as the last read of the wait showed it, with
       the status that ended the wait (C(error), C(manage_error), ...).
+    - A member does not see C(provider_location), nor an export location's C(is_admin_only)
+      and C(share_snapshot_instance_id) (and no admin-only export location at all).
   returned: always
   type: dict
+  sample: {"id": "3f2e1d0c-aaaa-4bbb-8ccc-dddddddddddd", "name": "nightly", "description": null,
+           "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "share_size": 10, "size": 10,
+           "share_proto": "NFS", "status": "available", "created_at": "2026-12-01T02:00:00.000000",
+           "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "metadata": {}, "export_locations": []}
   contains:
     id:
       description: Snapshot ID.
@@ -190,30 +196,64 @@ snapshot:
     name:
       description: Snapshot name.
       type: str
+    description:
+      description: Snapshot description.
+      type: str
     share_id:
       description: ID of the share it belongs to.
       type: str
-    status:
-      description: Snapshot status.
-      type: str
+    share_size:
+      description: The share's size in GiB when the snapshot was taken.
+      type: int
     size:
       description: Size in GiB.
       type: int
+    share_proto:
+      description: The share's protocol.
+      type: str
+    status:
+      description: Snapshot status, for example V(available), V(creating) or V(error).
+      type: str
     created_at:
       description: When Manila took it (UTC).
       type: str
+    user_id:
+      description: The user who took it (API 2.17+).
+      type: str
+    project_id:
+      description: The project it belongs to (API 2.17+).
+      type: str
+    provider_location:
+      description: Where the backend keeps it (API 2.12+; admins only, members do not see it).
+      type: str
     metadata:
       description:
-        - Its metadata (API 2.73+), C(openkeel_reverted_at) (a revert seen
-          finished) and C(openkeel_revert_requested_at) (a revert requested
-          and not yet seen finished) included.
+        - Its metadata, free-form keys (API 2.73+), C(openkeel_reverted_at) (a revert seen
+          finished) and C(openkeel_revert_requested_at) (a revert requested and not yet seen
+          finished) included.
       type: dict
+      elements: str
     export_locations:
       description:
         - Where the snapshot can be mounted (shares whose type has
           C(mount_snapshot_support), API 2.32+); empty otherwise.
       type: list
       elements: dict
+      contains:
+        id:
+          description: Export location ID.
+          type: str
+        path:
+          description: The path a client mounts.
+          type: str
+        is_admin_only:
+          description:
+            - Whether the location is for admins only. Admins only see this field; members are not
+              shown admin-only locations at all.
+          type: bool
+        share_snapshot_instance_id:
+          description: The snapshot instance the location belongs to (admins only).
+          type: str
 share:
   description:
     - With O(state=reverted), the share the snapshot belongs to (after the
@@ -221,6 +261,105 @@ share:
       did not need to.
   returned: when O(state=reverted)
   type: dict
+  sample: {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "projects", "size": 10,
+           "status": "available", "share_proto": "NFS",
+           "share_type": "5e3a6c1e-8a1d-4a44-9a3b-2f6f0b8c9d11", "share_type_name": "default",
+           "availability_zone": "nova", "share_network_id": null,
+           "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "is_public": false,
+           "metadata": {"owner": "team-a"}, "access_rules_status": "active",
+           "created_at": "2026-12-01T10:00:00.000000"}
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    name:
+      description: Share name.
+      type: str
+    description:
+      description: Share description.
+      type: str
+    size:
+      description: Size in GiB.
+      type: int
+    status:
+      description: Share status, for example V(available), V(creating) or V(error).
+      type: str
+    share_proto:
+      description: Protocol, for example V(NFS), V(CIFS) or V(CEPHFS).
+      type: str
+    share_type:
+      description: The share type's ID (API 2.6+; below, its name).
+      type: str
+    share_type_name:
+      description: The share type's name (API 2.6+).
+      type: str
+    availability_zone:
+      description: The availability zone of the share.
+      type: str
+    share_network_id:
+      description: The share network (null for a share type without share servers).
+      type: str
+    snapshot_id:
+      description: The snapshot the share was created from (null for none).
+      type: str
+    project_id:
+      description: The project that owns the share.
+      type: str
+    user_id:
+      description: The user who created the share (API 2.16+).
+      type: str
+    is_public:
+      description: Whether every project may see the share.
+      type: bool
+    metadata:
+      description: All metadata, free-form keys, Manila's own keys included.
+      type: dict
+      elements: str
+    created_at:
+      description: When the share was created (UTC, ISO 8601).
+      type: str
+    task_state:
+      description: The migration task state (API 2.5+; null without a migration).
+      type: str
+    access_rules_status:
+      description: V(active), V(syncing) or V(error) - whether the access rules are applied (API 2.10+).
+      type: str
+    replication_type:
+      description: The share type's replication type (API 2.11+; null when not replicated).
+      type: str
+    has_replicas:
+      description: Whether the share has replicas (API 2.11+).
+      type: bool
+    snapshot_support:
+      description: Whether snapshots can be taken (API 2.2+).
+      type: bool
+    create_share_from_snapshot_support:
+      description: Whether shares can be created from its snapshots (API 2.24+).
+      type: bool
+    revert_to_snapshot_support:
+      description: Whether the share can be reverted to a snapshot (API 2.27+).
+      type: bool
+    mount_snapshot_support:
+      description: Whether its snapshots can be mounted (API 2.32+).
+      type: bool
+    share_group_id:
+      description: The share group the share belongs to (API 2.31+).
+      type: str
+    progress:
+      description: How far the creation has come, for example V(100%) (API 2.54+).
+      type: str
+    is_soft_deleted:
+      description: Whether the share is in the recycle bin (API 2.69+).
+      type: bool
+    scheduled_to_be_deleted_at:
+      description: When Manila deletes a share in the recycle bin for good (API 2.69+).
+      type: str
+    host:
+      description: The pool the share lives on, C(host@backend#pool) (admins only; members do not see it).
+      type: str
+    share_server_id:
+      description: The share server (admins only; members do not see it).
+      type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always

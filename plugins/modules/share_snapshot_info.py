@@ -94,13 +94,83 @@ snapshots:
     - The matching snapshots as Manila shows them at the negotiated version,
       newest first; with O(with_export_locations) each has
       C(export_locations).
+    - A member does not see C(provider_location), nor an export location's C(is_admin_only)
+      and C(share_snapshot_instance_id) (and no admin-only export location at all).
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "3f2e1d0c-aaaa-4bbb-8ccc-dddddddddddd", "name": "nightly", "description": null,
+            "share_id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "share_size": 10, "size": 10,
+            "share_proto": "NFS", "status": "available",
+            "created_at": "2026-12-01T02:00:00.000000",
+            "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978", "metadata": {},
+            "export_locations": []}]
+  contains:
+    id:
+      description: Snapshot ID.
+      type: str
+    name:
+      description: Snapshot name.
+      type: str
+    description:
+      description: Snapshot description.
+      type: str
+    share_id:
+      description: ID of the share it belongs to.
+      type: str
+    share_size:
+      description: The share's size in GiB when the snapshot was taken.
+      type: int
+    size:
+      description: Size in GiB.
+      type: int
+    share_proto:
+      description: The share's protocol.
+      type: str
+    status:
+      description: Snapshot status, for example V(available), V(creating) or V(error).
+      type: str
+    created_at:
+      description: When Manila took it (UTC).
+      type: str
+    user_id:
+      description: The user who took it (API 2.17+).
+      type: str
+    project_id:
+      description: The project it belongs to (API 2.17+).
+      type: str
+    provider_location:
+      description: Where the backend keeps it (API 2.12+; admins only, members do not see it).
+      type: str
+    metadata:
+      description: Its metadata, free-form keys (API 2.73+).
+      type: dict
+      elements: str
+    export_locations:
+      description: Where the snapshot can be mounted (API 2.32+; empty when it cannot be).
+      returned: with O(with_export_locations)
+      type: list
+      elements: dict
+      contains:
+        id:
+          description: Export location ID.
+          type: str
+        path:
+          description: The path a client mounts.
+          type: str
+        is_admin_only:
+          description:
+            - Whether the location is for admins only. Admins only see this field; members are not
+              shown admin-only locations at all.
+          type: bool
+        share_snapshot_instance_id:
+          description: The snapshot instance the location belongs to (admins only).
+          type: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 import json

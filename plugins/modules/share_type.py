@@ -200,12 +200,26 @@ share_type:
     is_public:
       description: Whether every project may use it.
       type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
+      type: bool
+    is_default:
+      description: Whether it is the cloud's default type (API 2.46+).
+      type: bool
     extra_specs:
-      description: Its extra specs (values are strings).
+      description:
+        - Its extra specs, the required one included, free-form keys with string values (for
+          example C(driver_handles_share_servers), C(snapshot_support), C(replication_type),
+          C(share_backend_name)).
       type: dict
+      elements: str
     required_extra_specs:
-      description: C(driver_handles_share_servers).
+      description: The required extra spec, C(driver_handles_share_servers).
       type: dict
+      contains:
+        driver_handles_share_servers:
+          description: V(True) or V(False) (a string) - whether shares of the type need a share network.
+          type: str
     projects:
       description:
         - Project IDs with access, as Keystone has them (private types, when

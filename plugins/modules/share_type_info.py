@@ -78,10 +78,17 @@ EXAMPLES = r'''
 
 RETURN = r'''
 share_types:
-  description: The matching types as Manila shows them at the negotiated version.
+  description:
+    - The matching types as Manila shows them at the negotiated version.
+    - A member sees the public types and the private ones their project may use; listing
+      the projects of a private type (O(with_projects)) is admin-only by default.
   returned: always
   type: list
   elements: dict
+  sample: [{"id": "a3c8e1b4-6d2f-4e0a-9b1c-2d3e4f5a6b7c", "name": "nfs-gold", "is_public": true,
+            "description": null, "is_default": false,
+            "extra_specs": {"driver_handles_share_servers": "True", "snapshot_support": "True"},
+            "required_extra_specs": {"driver_handles_share_servers": "True"}}]
   contains:
     id:
       description: Type ID.
@@ -95,12 +102,26 @@ share_types:
     is_public:
       description: Whether every project may use it.
       type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
+      type: bool
     is_default:
       description: Whether it is the cloud's default type (API 2.46+).
       type: bool
     extra_specs:
-      description: Its extra specs (values are strings).
+      description:
+        - Its extra specs, the required one included, free-form keys with string values (for
+          example C(driver_handles_share_servers), C(snapshot_support), C(replication_type),
+          C(share_backend_name)).
       type: dict
+      elements: str
+    required_extra_specs:
+      description: The required extra spec, C(driver_handles_share_servers).
+      type: dict
+      contains:
+        driver_handles_share_servers:
+          description: V(True) or V(False) (a string) - whether shares of the type need a share network.
+          type: str
     projects:
       description: Project IDs with access (private types, with O(with_projects)).
       type: list
@@ -122,10 +143,48 @@ share_type:
            "description": null, "is_default": false,
            "extra_specs": {"driver_handles_share_servers": "True"},
            "required_extra_specs": {"driver_handles_share_servers": "True"}}
+  contains:
+    id:
+      description: Type ID.
+      type: str
+    name:
+      description: Name.
+      type: str
+    description:
+      description: Description (API 2.41+).
+      type: str
+    is_public:
+      description: Whether every project may use it.
+      type: bool
+    share_type_access:is_public:
+      description: Manila's own name of C(is_public), as Manila sends it.
+      type: bool
+    is_default:
+      description: Whether it is the cloud's default type (API 2.46+).
+      type: bool
+    extra_specs:
+      description:
+        - Its extra specs, the required one included, free-form keys with string values (for
+          example C(driver_handles_share_servers), C(snapshot_support), C(replication_type),
+          C(share_backend_name)).
+      type: dict
+      elements: str
+    required_extra_specs:
+      description: The required extra spec, C(driver_handles_share_servers).
+      type: dict
+      contains:
+        driver_handles_share_servers:
+          description: V(True) or V(False) (a string) - whether shares of the type need a share network.
+          type: str
+    projects:
+      description: Project IDs with access (private types, with O(with_projects)).
+      type: list
+      elements: str
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
   type: str
+  sample: '2.99'
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups

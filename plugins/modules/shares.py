@@ -307,6 +307,24 @@ shares:
   returned: unless the input was refused before any request
   type: list
   elements: dict
+  sample: [{"name": "projects", "id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "state": "present",
+            "changed": true, "changes": ["created", "allowed ip:10.0.0.0/24 (rw)"],
+            "share": {"id": "0c9f4c5e-9f87-4b0a-a3ef-1d7a5c1d2b3a", "name": "projects", "size": 10,
+                      "status": "available", "share_proto": "NFS",
+                      "share_type": "5e3a6c1e-8a1d-4a44-9a3b-2f6f0b8c9d11",
+                      "share_type_name": "default", "availability_zone": "nova",
+                      "share_network_id": null,
+                      "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978",
+                      "is_public": false, "metadata": {"owner": "team-a"},
+                      "access_rules_status": "active",
+                      "created_at": "2026-12-01T10:00:00.000000",
+                      "export_locations": [{"id": "5c1e7c43-7d1b-4d4f-9f62-2b8d5f3b6a10",
+                                            "path": "10.0.0.5:/shares/share-1a2b",
+                                            "preferred": true}]},
+            "export_paths": ["10.0.0.5:/shares/share-1a2b"],
+            "rules": [{"id": "a4c5d6e7-1111-4222-8333-444455556666", "access_type": "ip",
+                       "access_to": "10.0.0.0/24", "access_level": "rw",
+                       "state": "active", "metadata": {}}], "failed": false, "skipped": false}]
   contains:
     name:
       description: The share's name (as given, or as Manila has it).
@@ -328,7 +346,130 @@ shares:
       description:
         - The share as Manila shows it, with its C(export_locations) (preferred
           first). Empty when it is gone or check mode would create it.
+        - The fields of RV(openkeel.manila.share#module:share); a member does not see C(host)
+          and C(share_server_id), nor an export location's C(is_admin_only) and
+          C(share_instance_id).
       type: dict
+      contains:
+        id:
+          description: Share ID.
+          type: str
+        name:
+          description: Share name.
+          type: str
+        description:
+          description: Share description.
+          type: str
+        size:
+          description: Size in GiB.
+          type: int
+        status:
+          description: Share status, for example V(available), V(creating) or V(error).
+          type: str
+        share_proto:
+          description: Protocol, for example V(NFS), V(CIFS) or V(CEPHFS).
+          type: str
+        share_type:
+          description: The share type's ID (API 2.6+; below, its name).
+          type: str
+        share_type_name:
+          description: The share type's name (API 2.6+).
+          type: str
+        availability_zone:
+          description: The availability zone of the share.
+          type: str
+        share_network_id:
+          description: The share network (null for a share type without share servers).
+          type: str
+        snapshot_id:
+          description: The snapshot the share was created from (null for none).
+          type: str
+        project_id:
+          description: The project that owns the share.
+          type: str
+        user_id:
+          description: The user who created the share (API 2.16+).
+          type: str
+        is_public:
+          description: Whether every project may see the share.
+          type: bool
+        metadata:
+          description: All metadata, free-form keys, Manila's own keys included.
+          type: dict
+          elements: str
+        created_at:
+          description: When the share was created (UTC, ISO 8601).
+          type: str
+        task_state:
+          description: The migration task state (API 2.5+; null without a migration).
+          type: str
+        access_rules_status:
+          description: V(active), V(syncing) or V(error) - whether the access rules are applied (API 2.10+).
+          type: str
+        replication_type:
+          description: The share type's replication type (API 2.11+; null when not replicated).
+          type: str
+        has_replicas:
+          description: Whether the share has replicas (API 2.11+).
+          type: bool
+        snapshot_support:
+          description: Whether snapshots can be taken (API 2.2+).
+          type: bool
+        create_share_from_snapshot_support:
+          description: Whether shares can be created from its snapshots (API 2.24+).
+          type: bool
+        revert_to_snapshot_support:
+          description: Whether the share can be reverted to a snapshot (API 2.27+).
+          type: bool
+        mount_snapshot_support:
+          description: Whether its snapshots can be mounted (API 2.32+).
+          type: bool
+        share_group_id:
+          description: The share group the share belongs to (API 2.31+).
+          type: str
+        progress:
+          description: How far the creation has come, for example V(100%) (API 2.54+).
+          type: str
+        is_soft_deleted:
+          description: Whether the share is in the recycle bin (API 2.69+).
+          type: bool
+        scheduled_to_be_deleted_at:
+          description: When Manila deletes a share in the recycle bin for good (API 2.69+).
+          type: str
+        host:
+          description: The pool the share lives on, C(host@backend#pool) (admins only; members do not see it).
+          type: str
+        share_server_id:
+          description: The share server (admins only; members do not see it).
+          type: str
+
+        export_locations:
+          description:
+            - The export locations, Manila's preferred ones first (members see no admin-only ones).
+          type: list
+          elements: dict
+          contains:
+            id:
+              description: Export location ID.
+              type: str
+            path:
+              description: The path a client mounts, for example V(10.0.0.5:/shares/share-1a2b).
+              type: str
+            preferred:
+              description: Whether Manila prefers this location (API 2.14+); the preferred ones come first.
+              type: bool
+            metadata:
+              description: The export location's metadata, free-form keys (API 2.87+).
+              type: dict
+              elements: str
+            is_admin_only:
+              description:
+                - Whether the location is for admins only. Admins only see this field; members are not
+                  shown admin-only locations at all.
+              type: bool
+            share_instance_id:
+              description: The share instance the location belongs to (admins only).
+              type: str
     export_paths:
       description:
         - The paths a client mounts, Manila's preferred one first, admin-only locations left out.
@@ -341,6 +482,32 @@ shares:
         - A rule's C(access_key) (the cephx secret) is never returned.
       type: list
       elements: dict
+      contains:
+        id:
+          description: Rule ID.
+          type: str
+        access_type:
+          description: V(ip), V(user), V(cert) or V(cephx).
+          type: str
+        access_to:
+          description: The target (C(******) when hidden by a visibility lock of another user).
+          type: str
+        access_level:
+          description: V(rw) or V(ro).
+          type: str
+        state:
+          description: Rule state, for example V(active) or V(error).
+          type: str
+        metadata:
+          description: Rule metadata, free-form keys (API 2.45+).
+          type: dict
+          elements: str
+        created_at:
+          description: When the rule was made (API 2.33+).
+          type: str
+        updated_at:
+          description: When the rule last changed (API 2.33+).
+          type: str
     failed:
       description: Whether this share did not converge.
       type: bool
@@ -360,11 +527,38 @@ shares:
       type: list
       elements: dict
       returned: when the task names a deletion_lock, deletes or purges (API 2.81+)
+      contains:
+        id:
+          description: Lock ID.
+          type: str
+        lock_reason:
+          description: Why it was set (null when no reason was given).
+          type: str
+        user_id:
+          description: The user who set it.
+          type: str
+        project_id:
+          description: The project of that user.
+          type: str
+        lock_context:
+          description: V(user), V(admin) or V(service) - who may remove it.
+          type: str
+        created_at:
+          description: When it was set.
+          type: str
 purged:
   description: The shares O(purge) deleted (in check mode, would delete), with C(id) and C(name).
   returned: unless the input was refused before any request
   type: list
   elements: dict
+  sample: [{"id": "7d8e9f00-1111-4222-8333-444455556666", "name": "old-data"}]
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    name:
+      description: Share name.
+      type: str
 kept_locked:
   description:
     - The shares O(purge) kept because they are locked, with C(id), C(name), C(deletion_locks).
@@ -374,6 +568,44 @@ kept_locked:
   returned: unless the input was refused before any request
   type: list
   elements: dict
+  sample: [{"id": "8e9f0011-2222-4333-8444-555566667777", "name": "ledger",
+            "deletion_locks": [{"id": "e1f2a3b4-0000-4000-8000-000000000001",
+                                "lock_reason": "production data",
+                                "user_id": "9b1e2d3c4b5a69786a0d1e0b4c7e4f4e",
+                                "project_id": "6a0d1e0b4c7e4f4e9b1e2d3c4b5a6978",
+                                "lock_context": "user",
+                                "created_at": "2026-12-01T10:05:00.000000"}]}]
+  contains:
+    id:
+      description: Share ID.
+      type: str
+    name:
+      description: Share name.
+      type: str
+    deletion_locks:
+      description:
+        - The share's delete locks (those that this user cannot list with their C(id) only).
+      type: list
+      elements: dict
+      contains:
+        id:
+          description: Lock ID.
+          type: str
+        lock_reason:
+          description: Why it was set (null when no reason was given).
+          type: str
+        user_id:
+          description: The user who set it.
+          type: str
+        project_id:
+          description: The project of that user.
+          type: str
+        lock_context:
+          description: V(user), V(admin) or V(service) - who may remove it.
+          type: str
+        created_at:
+          description: When it was set.
+          type: str
 manila_requests:
   description: How many requests the task sent to Manila (the versions document included, Keystone's not).
   returned: unless the input was refused before any request
@@ -383,6 +615,7 @@ concurrency:
   description: The O(concurrency) the task ran with (what the role share_provision passed, say).
   returned: unless the input was refused before any request
   type: int
+  sample: 4
 pace:
   description:
     - How many requests went at once (see O(concurrency)) - C(final) what it ended at, C(lowest),
@@ -390,6 +623,22 @@ pace:
   returned: unless the input was refused before any request
   type: dict
   sample: {final: 4, lowest: 2, lowered: 1, raised: 2, held: 0}
+  contains:
+    final:
+      description: How many requests went at once at the end.
+      type: int
+    lowest:
+      description: The fewest at once during the task.
+      type: int
+    lowered:
+      description: How often the pace was lowered (Manila answered with a rate limit).
+      type: int
+    raised:
+      description: How often it was raised again.
+      type: int
+    held:
+      description: How often it was held (slow answers).
+      type: int
 api_version:
   description: The microversion negotiated with Manila for this task.
   returned: always
