@@ -143,8 +143,9 @@ share_servers:
       description:
         - What the driver keeps about the server (addresses, names of the
           virtual machine or vserver), as strings; only for a server asked
-          for by O(id).
+          for by O(id). Free-form keys, the driver's own.
       type: dict
+      elements: str
     is_auto_deletable:
       description:
         - Whether Manila deletes it once its last share is gone (API 2.49+).
