@@ -129,6 +129,12 @@ SETTLED_RULES = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
 SHARES_PER_GET = 25
 
 
+# The references a create names that are looked up before it (once per value in
+# a task): the share network is resolved for every entry (plan_item), and a
+# share type is checked by the quota preflight's read of its quotas, which
+# Manila answers with 404 for a type it does not know (check_quotas).
+CREATE_REFERENCES = ('availability_zone',)
+
 # The options of an entry that apply with one state only (a ``share`` task has more).
 ENTRY_ONE_STATE_OPTIONS = (('soft_delete', 'absent'),)
 
@@ -310,6 +316,8 @@ class Fleet(object):
         self.lock_map = None       # delete locks per share ID (None: not read)
         self.kept_locked = []      # purge candidates kept because they are locked
         self.default_type = None
+        # The zones the creates name, as read: (option, value) -> resource
+        self.references = {}
         # How many jobs run at once, for every run_steps of the task (reads,
         # then writes): O(concurrency) at most, lower after a rate limit.
         self.pace = Pace(params['concurrency'])
@@ -370,7 +378,14 @@ class Fleet(object):
                              creates, extends)
         if demand.may_alias():
             demand.resolve(self.client)
-        refusal = QuotaAPI(self.client).fleet_check(demand)
+        quotas = QuotaAPI(self.client)
+        refusal = quotas.fleet_check(demand)
+        for item in items:   # a type Manila has no quotas for is no type it knows
+            entry = item.entry
+            if item.ok and item.plan is not None and item.plan.action == CREATE and \
+                    entry['share_type'] and demand.types.key(entry['share_type']) in quotas.unknown_types:
+                item.fail(lookups.missing_input('share_type', entry['share_type'], 'share_type'))
+                item.skip(None)   # nothing is planned for it (check mode's changed)
         if refusal:
             raise InvalidInput(refusal)
 
@@ -600,6 +615,10 @@ class Fleet(object):
             check_create_options(desired)
             share_steps.refuse_create(None, entry['name'], name_is_id=False)
             share_steps.require_share_type(entry['share_type'], self.default_type)
+            share_steps.create_references(self.client, entry, self.references,
+                                          CREATE_REFERENCES)
+            if not entry['share_type']:   # the default type, read anyway (plan)
+                share_steps.check_share_servers(self.default_type, entry['share_network'])
             item.rules = []
             return share_steps.plan_new(desired)
         item.plan = share_steps.plan_present(

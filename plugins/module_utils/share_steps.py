@@ -117,9 +117,15 @@ def create_references(client, p, found=None, options=CREATE_REFERENCES):
     for option in options:
         value = p.get(option)
         if value:
-            if (option, value) not in found:
-                found[(option, value)] = lookups.require(client, option, value, option=option)
-            references[option] = found[(option, value)]
+            key = (option, value)
+            if key not in found:
+                try:
+                    found[key] = lookups.require(client, option, value, option=option)
+                except InvalidInput as exc:
+                    found[key] = exc   # an unknown one is not asked for again
+            if isinstance(found[key], InvalidInput):
+                raise found[key]
+            references[option] = found[key]
     return references
 
 
@@ -128,6 +134,38 @@ def require_share_type(share_type, default_type):
     if not share_type and default_type is None:
         raise InvalidInput('This cloud has no default share type, so Manila cannot '
                            'choose one: set share_type (a type name or ID).')
+
+
+def uses_share_servers(share_type):
+    """The share type's driver_handles_share_servers (True or False; None when
+    the type as read does not say)."""
+    specs = dict((share_type or {}).get('required_extra_specs') or {})
+    specs.update((share_type or {}).get('extra_specs') or {})
+    value = specs.get('driver_handles_share_servers')
+    if value is None:
+        return None
+    return str(value).strip().lower() in ('true', 't', '1', 'yes', 'y', 'on')
+
+
+def check_share_servers(share_type, share_network, snapshot=None):
+    """A share network goes with a share type that uses share servers, and
+    such a type needs one (a share made from a snapshot has its parent's):
+    Manila makes a share in a network with a type that does not go to error,
+    and refuses the other.  ``share_type``: the type as read (the named one,
+    or the default one)."""
+    uses = uses_share_servers(share_type)
+    name = (share_type or {}).get('name') or (share_type or {}).get('id')
+    if uses is False and share_network:
+        raise InvalidInput(
+            'share_network: share type %s does not use share servers '
+            '(driver_handles_share_servers is False), and a share of it in share network '
+            '%s would go to error: leave out share_network, or name a share type whose '
+            'driver_handles_share_servers is True.' % (name, share_network))
+    if uses and not share_network and not snapshot:
+        raise InvalidInput(
+            'share_network is required: share type %s uses share servers '
+            '(driver_handles_share_servers is True), and Manila creates such a share in '
+            'a share network only.' % name)
 
 
 # -- plans -----------------------------------------------------------------------------------

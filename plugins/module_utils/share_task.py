@@ -48,6 +48,7 @@ class ShareTask(ManilaModule):
     ``desired(**resolved)``)."""
 
     gone_diff = {}
+    default_type = None   # the cloud's default share type, when a create reads it
 
     def share_to_converge(self, share):
         """The share a task with state=present converges on: the one found (at
@@ -83,6 +84,8 @@ class ShareTask(ManilaModule):
         check_create_options(p, ('name', 'share_proto'))
         check_create_features(self.client, p)
         references = self.create_references()
+        share_steps.check_share_servers(references.get('share_type', self.default_type),
+                                        p['share_network'], p['snapshot'])
         snapshot = references.get('snapshot')
         size = p['size'] or (snapshot['size'] if snapshot else None)
         check_create_options(dict(size=size), ('size',))
@@ -115,7 +118,8 @@ class ShareTask(ManilaModule):
         p = self.params
         found = share_steps.create_references(self.client, p)
         if not p['share_type']:
-            share_steps.require_share_type(None, self.shares.default_share_type())
+            self.default_type = self.shares.default_share_type()
+            share_steps.require_share_type(None, self.default_type)
         return found
 
     @staticmethod

@@ -219,3 +219,22 @@ def test_the_writes_of_a_restore_and_a_deletion():
     share_steps.send_deletion(shares, 's1', soft=False)
     share_steps.send_deletion(shares, 's2', soft=True)
     assert shares.sent == [('restore', SHARE['id']), ('delete', 's1'), ('soft_delete', 's2')]
+
+
+@pytest.mark.parametrize('share_type, network, snapshot, refused', [
+    ({'name': 't', 'extra_specs': {'driver_handles_share_servers': 'False'}}, 'n', None,
+     'share_network: share type t does not use share servers'),
+    ({'name': 't', 'required_extra_specs': {'driver_handles_share_servers': 'true'}}, None, None,
+     'share_network is required: share type t uses share servers'),
+    ({'name': 't', 'extra_specs': {'driver_handles_share_servers': 'True'}}, None, 'snap', None),
+    ({'name': 't', 'extra_specs': {'driver_handles_share_servers': 'True'}}, 'n', None, None),
+    ({'name': 't', 'extra_specs': {'driver_handles_share_servers': 'False'}}, None, None, None),
+    ({'name': 't', 'extra_specs': {}}, 'n', None, None),
+    (None, 'n', None, None),
+])
+def test_a_share_network_must_suit_the_types_share_servers(share_type, network, snapshot, refused):
+    if refused:
+        with pytest.raises(InvalidInput, match='^' + refused):
+            share_steps.check_share_servers(share_type, network, snapshot)
+    else:
+        share_steps.check_share_servers(share_type, network, snapshot)
