@@ -86,7 +86,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     marker_items,
     match_in_listing,
     plan_absent,
-    plan_update,
     purge_candidates,
     with_marker,
 )

@@ -68,6 +68,7 @@ SHARE_FIELDS = (
 # The references a create names (option = lookups kind), looked up before it is sent.
 CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
 
+
 def argument_spec(**own):
     """The argument spec of the share fields, with a flow's ``own`` options."""
     spec = dict((option, dict(field)) for option, field, _desired in SHARE_FIELDS)

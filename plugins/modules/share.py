@@ -81,6 +81,11 @@ options:
   share_network:
     description:
       - Share network name or ID (for types that handle share servers).
+      - When the share type (O(share_type), or the cloud's default type) says
+        whether it handles share servers (C(driver_handles_share_servers)), a
+        create with a share network and a type that does not, or without one
+        and a type that does (unless made from O(snapshot)), fails before any
+        write (Manila would make a share that goes to error, or refuse it).
     type: str
   availability_zone:
     description:
