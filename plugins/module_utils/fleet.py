@@ -32,7 +32,7 @@ __metaclass__ = type
 
 import collections
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups, share_steps
 from ansible_collections.openkeel.manila.plugins.module_utils.access import (
     LEFT_IN_ERROR,
     AccessAPI,
@@ -86,9 +86,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     marker_items,
     match_in_listing,
     plan_absent,
-    plan_create,
-    plan_restore,
-    plan_update,
     purge_candidates,
     with_marker,
 )
@@ -131,28 +128,34 @@ SETTLED_RULES = ACCESS_RULES_STATUS_ACTIVE | ACCESS_RULES_STATUS_ERROR
 SHARES_PER_GET = 25
 
 
+# The references a create names that are looked up before it (once per value in
+# a task): the share network is resolved for every entry (plan_item), and a
+# share type is checked by the quota preflight's read of its quotas, which
+# Manila answers with 404 for a type it does not know (check_quotas).
+CREATE_REFERENCES = ('availability_zone',)
+
+# The options of an entry that apply with one state only (a ``share`` task has more).
+ENTRY_ONE_STATE_OPTIONS = (('soft_delete', 'absent'),)
+
+
 def share_argument_spec():
-    """The options of one entry of the module's ``shares`` list."""
-    return dict(
-        name=dict(type='str'),
-        id=dict(type='str'),
+    """The options of one entry of the module's ``shares`` list: the share
+    fields (share_steps.SHARE_FIELDS, shared with the ``share`` module), then
+    those of an entry only."""
+    return share_steps.argument_spec(
         state=dict(type='str', default='present', choices=['present', 'absent']),
-        size=dict(type='int'),
-        share_proto=dict(type='str'),
-        share_type=dict(type='str'),
-        share_network=dict(type='str'),
-        availability_zone=dict(type='str'),
-        description=dict(type='str'),
-        metadata=dict(type='dict'),
         purge_metadata=dict(type='bool'),
-        is_public=dict(type='bool'),
-        soft_delete=dict(type='bool', default=False),
-        restore=dict(type='bool', default=False),
         access_rules=dict(type='list', elements='dict', options=rule_argument_spec()),
         purge_rules=dict(type='bool'),
-        deletion_lock=dict(type='bool'),
-        lock_reason=dict(type='str'),
     )
+
+
+def entry_desired(entry, marker, share_network_id=None):
+    """The share an entry wants (share_steps.desired_state), the marker in its metadata."""
+    desired = share_steps.desired_state(entry)
+    desired.update(metadata=with_marker(entry['metadata'], marker),
+                   share_network_id=share_network_id)
+    return desired
 
 
 def module_argument_spec(wait_spec):
@@ -281,10 +284,8 @@ def validate_desired(params):
                 problems.append('%s and shares[%d] both give %s %r; list each share once.'
                                 % (item.where, seen[(key, entry[key])], key, entry[key]))
             seen.setdefault((key, entry[key]), index)
-        if entry['size'] is not None and entry['size'] < 1:
-            problems.append('%s: size must be at least 1 (GiB), got %s.' % (item.where, entry['size']))
-        if entry['soft_delete'] and entry['state'] != 'absent':
-            problems.append('%s: soft_delete only applies with state=absent.' % item.where)
+        problems.extend('%s: %s' % (item.where, words) for words in share_steps.input_problems(
+            entry, ENTRY_ONE_STATE_OPTIONS))
         problems.extend('%s: %s' % (item.where, words) for words in check_lock_input(
             entry['deletion_lock'], entry['lock_reason'], entry['state']))
         try:
@@ -314,6 +315,8 @@ class Fleet(object):
         self.lock_map = None       # delete locks per share ID (None: not read)
         self.kept_locked = []      # purge candidates kept because they are locked
         self.default_type = None
+        # The zones the creates name, as read: (option, value) -> resource
+        self.references = {}
         # How many jobs run at once, for every run_steps of the task (reads,
         # then writes): O(concurrency) at most, lower after a rate limit.
         self.pace = Pace(params['concurrency'])
@@ -374,7 +377,14 @@ class Fleet(object):
                              creates, extends)
         if demand.may_alias():
             demand.resolve(self.client)
-        refusal = QuotaAPI(self.client).fleet_check(demand)
+        quotas = QuotaAPI(self.client)
+        refusal = quotas.fleet_check(demand)
+        for item in items:   # a type Manila has no quotas for is no type it knows
+            entry = item.entry
+            if item.ok and item.plan is not None and item.plan.action == CREATE and \
+                    entry['share_type'] and demand.types.key(entry['share_type']) in quotas.unknown_types:
+                item.fail(lookups.missing_input('share_type', entry['share_type'], 'share_type'))
+                item.skip(None)   # nothing is planned for it (check mode's changed)
         if refusal:
             raise InvalidInput(refusal)
 
@@ -496,8 +506,10 @@ class Fleet(object):
         busy = [i for i in items if i.ok and i.share and i.share.get('status') in SHARE_BUSY_STATES]
         if not self.params['wait']:
             for item in busy:
-                item.fail('%s is busy (%s); run again later or set wait=true.'
-                          % (share_label(item.share), item.share.get('status')))
+                try:
+                    self.shares.must_wait(item.share, wait=False)
+                except CannotConverge as exc:
+                    item.fail(exc)
             return
 
         def rested(item, share):
@@ -529,8 +541,10 @@ class Fleet(object):
         creates = [i for i in items if i.ok and i.present and i.share is None]
         for item in creates:
             if item.entry['id']:
-                item.fail('No share with ID %s exists; a share cannot be created with a given '
-                          'ID (leave out "id" to create one).' % item.entry['id'])
+                try:
+                    share_steps.refuse_create(item.entry['id'], None)
+                except InvalidInput as exc:
+                    item.fail(exc)
         creates = [i for i in creates if i.ok]
         if creates and self.client.supports('soft_delete'):
             binned = lookups.list_all(self.client, lookups.KINDS['share'].listing, 'shares',
@@ -585,34 +599,30 @@ class Fleet(object):
                 if refusal:
                     raise CannotConverge(refusal)
                 item.lock_plan = plan_locks(item.locks, entry['deletion_lock'])
-            item.plan = plan_absent(item.share, entry['soft_delete'])
-            if item.plan.action == SOFT_DELETE:
-                self.client.require('soft_delete', 'soft_delete')
+            item.plan = share_steps.plan_deletion(self.client, item.share, entry['soft_delete'])
             return
         network = entry['share_network']
         if network and network not in networks:
             networks[network] = lookups.resolve_id(self.client, 'share_network', network)
-        desired = dict((k, entry[k]) for k in (
-            'name', 'size', 'share_proto', 'share_type', 'availability_zone', 'description',
-            'is_public'))
-        desired.update(metadata=with_marker(entry['metadata'], p['marker']),
-                       share_network_id=networks.get(network))
+        desired = entry_desired(entry, p['marker'], networks.get(network))
         purge_metadata = p['purge_metadata'] if entry['purge_metadata'] is None \
             else entry['purge_metadata']
         purge_metadata = purge_metadata and entry['metadata'] is not None
         item.desired, item.purge_metadata = desired, purge_metadata
-        if item.share is None:
+
+        def create():
             check_create_options(desired)
-            if not entry['share_type'] and self.default_type is None:
-                raise InvalidInput('This cloud has no default share type, so Manila cannot '
-                                   'choose one: set share_type (a type name or ID).')
-            item.plan = plan_create(desired)
+            share_steps.refuse_create(None, entry['name'], name_is_id=False)
+            share_steps.require_share_type(entry['share_type'], self.default_type)
+            share_steps.create_references(self.client, entry, self.references,
+                                          CREATE_REFERENCES)
+            if not entry['share_type']:   # the default type, read anyway (plan)
+                share_steps.check_share_servers(self.default_type, entry['share_network'])
             item.rules = []
-        elif item.share.get('is_soft_deleted'):
-            item.plan = plan_restore(item.share, entry['restore'])
-        else:
-            item.plan = plan_update(item.share, desired, purge_metadata=purge_metadata,
-                                    rename=bool(entry['id']))
+            return share_steps.plan_new(desired)
+        item.plan = share_steps.plan_present(
+            item.share, lambda: desired, restore=entry['restore'],
+            purge_metadata=purge_metadata, rename=bool(entry['id']), create=create)
         if entry['deletion_lock'] is not None:
             if item.locks is None:  # a share to create or restore: no locks yet
                 item.locks = []
@@ -677,12 +687,11 @@ class Fleet(object):
                     request_id=exc.request_id)
             item.wait_for = 'available'
         elif plan.action == RESTORE:
-            self.shares.restore(share['id'])
-            item.share = dict(share, is_soft_deleted=False)
+            item.share = share_steps.send_restore(self.shares, share)
             item.exports = None
             item.wait_for = 'available'
         elif plan.action == UPDATE:
-            item.share = dict(self.shares.apply_update(share, plan),
+            item.share = dict(share_steps.send_update(self.shares, share, plan),
                               export_locations=share.get('export_locations', []))
             item.wait_for = 'available' if plan.new_size else None
             item.resize = ResizeWatch(plan.new_size) if plan.new_size else None
@@ -709,10 +718,7 @@ class Fleet(object):
         kept), False when ``first`` and refused for what the task does next."""
         share_id = item.share['id']
         try:
-            if item.plan.action == SOFT_DELETE:
-                self.shares.soft_delete(share_id)
-            else:
-                self.shares.delete(share_id)
+            share_steps.send_deletion(self.shares, share_id, item.plan.action == SOFT_DELETE)
         except ManilaError as exc:
             lifted = set(lock['id'] for lock in item.lock_plan.remove) if first else set()
             named = locks_keeping(exc, lifted, first)
@@ -793,20 +799,13 @@ class Fleet(object):
         share, adopted = self.shares.settle_namesakes(item.share, wait)
         if not adopted:
             return
-        if wait:
-            share = self.shares.wait_if_busy(share)
-        if self.skip_claimed(item, share):
-            item.share = dict(share, export_locations=[])
-            item.exports = None
-            item.rules = self.access.list(share['id'])
-            return
-        plan = plan_update(share, item.desired, purge_metadata=item.purge_metadata)
-        if plan.changed:
-            share = self.shares.apply_update(share, plan)
+        share, touched = share_steps.adopt(self.shares, share, item.desired, item.purge_metadata,
+                                           wait, leave=lambda found: self.skip_claimed(item, found))
         item.share = dict(share, export_locations=[])
         item.exports = None
         item.rules = self.access.list(share['id'])
-        self.plan_item_rules(item)
+        if touched:
+            self.plan_item_rules(item)
 
     def send_rule_write(self, item):
         """The share's next rule write that makes Manila sync its rules (after

@@ -202,11 +202,16 @@ def require(client, kind, name_or_id, extra_filters=None, option=None):
     found = find(client, kind, name_or_id, extra_filters)
     if found is None:
         if option:
-            raise InvalidInput('%s: no %s with the name or ID %r exists (or this user '
-                               'cannot see it).' % (option, KINDS[kind].label, name_or_id))
+            raise missing_input(kind, name_or_id, option)
         raise NotFound('No %s with the name or ID %r was found.' % (
             KINDS[kind].label, name_or_id), status=404)
     return found
+
+
+def missing_input(kind, name_or_id, option):
+    """The InvalidInput for a task option that names a resource which does not exist."""
+    return InvalidInput('%s: no %s with the name or ID %r exists (or this user cannot see '
+                        'it).' % (option, KINDS[kind].label, name_or_id))
 
 
 def resolve_id(client, kind, name_or_id, known_ids=(), option=None):

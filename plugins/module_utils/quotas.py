@@ -596,6 +596,9 @@ class QuotaAPI(object):
 
     def __init__(self, client):
         self.client = client
+        # The share types fleet_check found unknown (Manila answered their
+        # quota detail with 404): the fleet refuses the creates of each.
+        self.unknown_types = []
 
     @staticmethod
     def _path(scope, tail=''):
@@ -654,7 +657,8 @@ class QuotaAPI(object):
                     types[share_type] = self.details(Scope(project_id=own['id'],
                                                            share_type=share_type))
                 except NotFound:
-                    continue  # the create's own lookup names the unknown type
+                    self.unknown_types.append(share_type)  # no such type (fleet.check_quotas)
+                    continue
         users = {}
         for user in sorted(needs.get('per_user') or {}):
             try:

@@ -17,12 +17,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups, share_steps
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     create_and_settle,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import NOTHING
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     RESTORE,
@@ -31,10 +30,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     check_create_features,
     check_create_options,
     diff_view,
-    plan_absent,
-    plan_create,
-    plan_restore,
-    plan_update,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     SnapshotAPI,
@@ -45,7 +40,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import SHAR
 
 # The references a create names (task option = lookups kind), resolved before
 # the create is sent.
-CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
+CREATE_REFERENCES = share_steps.CREATE_REFERENCES
 
 
 class ShareTask(ManilaModule):
@@ -53,6 +48,7 @@ class ShareTask(ManilaModule):
     ``desired(**resolved)``)."""
 
     gone_diff = {}
+    default_type = None   # the cloud's default share type, when a create reads it
 
     def share_to_converge(self, share):
         """The share a task with state=present converges on: the one found (at
@@ -72,35 +68,28 @@ class ShareTask(ManilaModule):
         if self.params['state'] == 'absent':
             self.locks.guard_absent(share)
             return self.plan_deletion(share)
-        if share is None:
-            return self.plan_create()
-        if share.get('is_soft_deleted'):
-            return plan_restore(share, self.params['restore'])
-        return plan_update(share, self.desired(
-            share_network_id=self.reference_id('share_network', share),
-            snapshot_id=self.reference_id('snapshot', share)),
-            purge_metadata=self.params['purge_metadata'], rename=bool(self.params['id']))
+        p = self.params
+        return share_steps.plan_present(
+            share, lambda: self.desired(
+                share_network_id=self.reference_id('share_network', share),
+                snapshot_id=self.reference_id('snapshot', share)),
+            restore=p['restore'], purge_metadata=p['purge_metadata'], rename=bool(p['id']),
+            create=self.plan_create)
 
     def plan_create(self):
         """The options, features and references a create needs, checked and
         looked up before anything is sent (check mode too)."""
         p = self.params
-        if p['id']:
-            raise InvalidInput('No share with ID %s exists; a share cannot be created with a '
-                               'given ID (leave out "id" to create one).' % p['id'])
-        if lookups.looks_like_uuid(p['name']):
-            raise InvalidInput(
-                'No share has the ID or the name %s. A UUID-shaped name is taken as a share '
-                'ID, and no share is created under such a name: check the ID (is the share '
-                'deleted, or in another project?), or give the new share a name that is '
-                'not a UUID.' % p['name'])
+        share_steps.refuse_create(p['id'], p['name'])
         check_create_options(p, ('name', 'share_proto'))
         check_create_features(self.client, p)
         references = self.create_references()
+        share_steps.check_share_servers(references.get('share_type', self.default_type),
+                                        p['share_network'], p['snapshot'])
         snapshot = references.get('snapshot')
         size = p['size'] or (snapshot['size'] if snapshot else None)
         check_create_options(dict(size=size), ('size',))
-        return plan_create(self.desired(
+        return share_steps.plan_new(self.desired(
             size=size, snapshot_id=snapshot['id'] if snapshot else None,
             share_network_id=references['share_network']['id']
             if references.get('share_network') else None))
@@ -110,9 +99,7 @@ class ShareTask(ManilaModule):
         already there), with the snapshots to delete first (``plan.snapshots``:
         refused unless delete_snapshots)."""
         p = self.params
-        plan = plan_absent(share, p['soft_delete'])
-        if plan.action == SOFT_DELETE:
-            self.client.require('soft_delete', 'soft_delete')
+        plan = share_steps.plan_deletion(self.client, share, p['soft_delete'])
         if plan.action != NOTHING:
             snapshots = SnapshotAPI(self.client, p['timeout']).list_for_share(share['id'])
             plan.snapshots = plan_share_snapshots(share, snapshots, p['delete_snapshots'])
@@ -129,14 +116,10 @@ class ShareTask(ManilaModule):
         """Every resource the create names, looked up before anything is sent:
         an unknown one fails the task naming the option (check mode too)."""
         p = self.params
-        found = {}
-        for option in CREATE_REFERENCES:
-            if p[option]:
-                found[option] = lookups.require(self.client, option, p[option],
-                                                option=option)
-        if not p['share_type'] and self.shares.default_share_type() is None:
-            raise InvalidInput('This cloud has no default share type, so Manila cannot '
-                               'choose one: set share_type (a type name or ID).')
+        found = share_steps.create_references(self.client, p)
+        if not p['share_type']:
+            self.default_type = self.shares.default_share_type()
+            share_steps.require_share_type(None, self.default_type)
         return found
 
     @staticmethod
@@ -157,15 +140,15 @@ class ShareTask(ManilaModule):
         return share
 
     def apply_update(self, plan, share):
-        share = self.shares.apply_update(share, plan)
+        share = share_steps.send_update(self.shares, share, plan)
         if plan.new_size:
             share = self.settled(share, plan.new_size)
         plan.after = diff_view(share)
         return share
 
     def apply_restore(self, plan, share):
-        self.shares.restore(share['id'])
-        return dict(self.settled(share), is_soft_deleted=False)
+        return dict(self.settled(share_steps.send_restore(self.shares, share)),
+                    is_soft_deleted=False)
 
     def settled(self, share, new_size=None):
         """The share after an asynchronous change: waited for (a resize until

@@ -106,17 +106,32 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
     normalize_metadata(metadata)
 
 
+# Options that apply with one state only: (option, state).
+ONE_STATE_OPTIONS = (('soft_delete', 'absent'), ('restore', 'present'),
+                     ('delete_snapshots', 'absent'))
+
+
+def share_input_problems(p, one_state=ONE_STATE_OPTIONS):
+    """What Manila would refuse in a ``share`` task's or a ``shares``
+    entry's fields, before any request: one sentence naming the option per
+    problem, in order (the metadata is normalize_metadata's).
+    ``one_state``: the options of one state that ``p`` has."""
+    if p['size'] is not None and p['size'] < 1:
+        yield 'size must be at least 1 (GiB), got %s.' % p['size']
+    for option, state in one_state:
+        if p[option] and p['state'] != state:
+            yield '%s only applies with state=%s.' % (option, state)
+    try:
+        check_share_input(p['share_proto'], p['name'], p['description'])
+    except InvalidInput as exc:
+        yield exc.message
+
+
 def check_share_task(p):
     """The options of a ``share`` task, checked before any request."""
-    if p['size'] is not None and p['size'] < 1:
-        raise InvalidInput('size must be at least 1 (GiB), got %s.' % p['size'])
-    if p['soft_delete'] and p['state'] != 'absent':
-        raise InvalidInput('soft_delete only applies with state=absent.')
-    if p['restore'] and p['state'] != 'present':
-        raise InvalidInput('restore only applies with state=present.')
-    if p['delete_snapshots'] and p['state'] != 'absent':
-        raise InvalidInput('delete_snapshots only applies with state=absent.')
-    check_share_input(p['share_proto'], p['name'], p['description'], p['metadata'])
+    for problem in share_input_problems(p):
+        raise InvalidInput(problem)
+    normalize_metadata(p['metadata'])
 
 
 # -- what cannot change --------------------------------------------------------

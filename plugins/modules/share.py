@@ -81,6 +81,11 @@ options:
   share_network:
     description:
       - Share network name or ID (for types that handle share servers).
+      - When the share type (O(share_type), or the cloud's default type) says
+        whether it handles share servers (C(driver_handles_share_servers)), a
+        create with a share network and a type that does not, or without one
+        and a type that does (unless made from O(snapshot)), fails before any
+        write (Manila would make a share that goes to error, or refuse it).
     type: str
   availability_zone:
     description:
@@ -415,7 +420,7 @@ api_version:
   sample: '2.99'
 '''
 
-from ansible_collections.openkeel.manila.plugins.module_utils import manage
+from ansible_collections.openkeel.manila.plugins.module_utils import manage, share_steps
 from ansible_collections.openkeel.manila.plugins.module_utils.base import wait_argument_spec
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
@@ -429,33 +434,25 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
 )
 
 
-class ShareModule(ShareTask):
-    """Options, input and lookups; the converge hooks are share_task.ShareTask's."""
-
-    argument_spec = dict(
+def module_argument_spec():
+    """The share fields (share_steps.SHARE_FIELDS, shared with the fleet's
+    entries), then the options of this module only."""
+    return share_steps.argument_spec(
         state=dict(type='str', default='present', choices=['present', 'absent', 'unmanaged']),
-        name=dict(type='str'),
-        id=dict(type='str'),
-        size=dict(type='int'),
-        share_proto=dict(type='str'),
-        share_type=dict(type='str'),
-        share_network=dict(type='str'),
-        availability_zone=dict(type='str'),
         snapshot=dict(type='str'),
-        description=dict(type='str'),
-        metadata=dict(type='dict'),
         purge_metadata=dict(type='bool', default=False),
-        is_public=dict(type='bool'),
         scheduler_hints=dict(type='dict'),
         mount_point_name=dict(type='str'),
-        soft_delete=dict(type='bool', default=False),
-        restore=dict(type='bool', default=False),
         delete_snapshots=dict(type='bool', default=False),
-        deletion_lock=dict(type='bool'),
-        lock_reason=dict(type='str'),
         manage=manage.SHARE_MANAGE_SPEC,
         **wait_argument_spec(180)
     )
+
+
+class ShareModule(ShareTask):
+    """Options, input and lookups; the converge hooks are share_task.ShareTask's."""
+
+    argument_spec = module_argument_spec()
     module_kwargs = dict(required_one_of=[('name', 'id')])
 
     def run(self):
@@ -488,10 +485,7 @@ class ShareModule(ShareTask):
 
     def desired(self, **resolved):
         p = self.params
-        desired = dict((k, p[k]) for k in (
-            'name', 'size', 'share_proto', 'share_type', 'availability_zone',
-            'description', 'metadata', 'is_public', 'scheduler_hints',
-            'mount_point_name'))
+        desired = share_steps.desired_state(p, 'scheduler_hints', 'mount_point_name')
         desired.update(manage.desired_fields(p), **resolved)
         return desired
 

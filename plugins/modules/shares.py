@@ -27,6 +27,13 @@ description:
     place, a change that cannot be made in place) does not stop the others; the
     task fails at the end naming every share that did not converge and why.
     Invalid input (a rule Manila would refuse, a share listed twice) fails the task before any request.
+  - Each entry is checked with the checks of M(openkeel.manila.share), before any
+    write and in check mode too. An unknown O(shares[].share_proto), a
+    O(shares[].name) or O(shares[].description) longer than Manila takes fail
+    the task before any request; a create with O(shares[].id), under a
+    UUID-shaped name, of a type or zone Manila does not know, or with a share
+    network that does not suit the type's share servers fails its entry, naming
+    the option.
   - Before its first write (and in check mode), a run that creates or extends
     shares checks what Manila would reserve against the quotas of the project,
     of each share type and of the users (the task's user for a create, the
@@ -62,6 +69,9 @@ options:
         description:
           - Name of the share. Without O(shares[].id) it identifies the share
             (two shares with the name fail this entry); with it, the name the share should have.
+          - At most 255 characters. No share is created under a UUID-shaped name
+            (a mistyped ID, most likely); such an entry fails. Use O(shares[].id)
+            for a share known by its ID.
         type: str
       id:
         description: ID of an existing share; O(shares[].name) then renames it.
@@ -80,20 +90,31 @@ options:
             Manila's user messages.
         type: int
       share_proto:
-        description: Protocol, for example V(NFS) or V(CIFS). Required to create the share.
+        description:
+          - Protocol, for example V(NFS) or V(CIFS) (case does not matter). Required to create the share.
+          - One Manila knows (V(NFS), V(CIFS), V(GLUSTERFS), V(HDFS), V(CEPHFS), V(MAPRFS)); another fails the task before any request.
         type: str
       share_type:
         description:
           - Share type name or ID; the cloud's default type when omitted (a cloud without one fails this entry).
+          - A type Manila does not know fails the entry before any write (the quota preflight
+            reads each type's quotas, and Manila answers that read with 404 for no type it
+            knows); when the preflight cannot run, Manila refuses the create itself.
         type: str
       share_network:
-        description: Share network name or ID (for types that handle share servers).
+        description:
+          - Share network name or ID (for types that handle share servers).
+          - When the cloud's default type is used and says whether it handles share
+            servers (C(driver_handles_share_servers)), a share network with a type that
+            does not, or none with a type that does, fails the entry before any write.
         type: str
       availability_zone:
-        description: Availability zone to create the share in.
+        description:
+          - Availability zone to create the share in. Looked up before any write (one
+            request per zone a create names); one Manila does not know fails the entry.
         type: str
       description:
-        description: Description of the share.
+        description: Description of the share, at most 255 characters.
         type: str
       metadata:
         description:

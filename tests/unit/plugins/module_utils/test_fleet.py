@@ -929,6 +929,9 @@ def test_a_create_manila_cannot_place_names_what_the_entry_asked_for(monkeypatch
         listing(),
         BINNED,
         ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {'id': uuid(900)}})),
+        # the zone a create names is looked up before any write (issue 37)
+        ('GET', '/v2/availability-zones', ScriptedResponse(200, {'availability_zones': [
+            {'id': uuid(950), 'name': 'az9'}]})),
         refused_create(404, 'Share type gold could not be found.'),
         refused_create(404, 'Default share type not found.', 'req-8'),
     ])
@@ -1578,3 +1581,104 @@ def test_a_metadata_change_alone_does_not_wait_for_the_rule_to_be_applied(monkey
     assert not isinstance(outcome, Fail), outcome.result
     assert only(outcome)['changes'] == ['metadata of ip:10.0.1.0/24']
     assert [r['state'] for r in only(outcome)['rules']] == ['queued_to_apply']
+
+
+# -- the share's checks, for every entry (issue 37) ----------------------------------------
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_entries_the_share_module_refuses_are_refused_before_any_request(monkeypatch, check_mode):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_proto='NFSX', access_rules=None),
+        entry(2, name='n' * 300, access_rules=None),
+        entry(3, description='d' * 256, access_rules=None)]}, [], check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == (
+        "Invalid shares, nothing was sent: shares[0] (data1): share_proto 'NFSX' is not a "
+        "protocol Manila knows: NFS, CIFS, GLUSTERFS, HDFS, CEPHFS, MAPRFS. shares[1] (%s): "
+        "name is 300 characters long; Manila takes at most 255. shares[2] (data3): description "
+        "is 256 characters long; Manila takes at most 255." % ('n' * 300))
+    assert [c.path for c in session.calls] == ['/']   # the versions document only
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_an_entry_named_like_a_uuid_creates_no_share(monkeypatch, check_mode):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, name=uuid(7), share_type='default', access_rules=None)]}, [
+        listing(),
+        BINNED,
+    ], check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    result = outcome.result['shares'][0]
+    assert result['changed'] is False and result['failed'] is True
+    assert result['msg'].startswith('name: no share is named %s, and no share is created under '
+                                    'a UUID-shaped name' % uuid(7))
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_share_type_manila_does_not_know_fails_its_entry_before_any_write(monkeypatch, check_mode):
+    """The quota preflight reads the type's quotas anyway: Manila answers 404 for a
+    type it does not know, and that entry fails, naming share_type (no request more)."""
+    own_project(monkeypatch)
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_type='nowhere', access_rules=None),
+        entry(2, share_type='default', access_rules=None)]}, [
+        listing(),
+        BINNED,
+    ] + types_listing({'id': uuid(900), 'name': 'default', 'extra_specs': {}}) + [
+        ('GET', QUOTA_DETAIL, quotas_with(**ROOM)),
+        ('GET', TYPE_QUOTA_DETAIL, quota_detail((-1, 0), (-1, 0))),
+        not_found('/v2/quota-sets/p1/detail?share_type=nowhere'),
+    ] + ([] if check_mode else [
+        CREATE + (ScriptedResponse(200, {'share': share(2)}),),
+        listing(share(2)),
+        ('GET', '/v2/shares/detail?name=data2', ScriptedResponse(200, {'shares': [share(2)]})),
+        exports_of(2)]), check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    unknown, made = outcome.result['shares']
+    assert unknown['msg'] == ("share_type: no share type with the name or ID 'nowhere' exists "
+                              "(or this user cannot see it).")
+    assert unknown['changed'] is False and made['changed'] is True
+    assert outcome.result['msg'].startswith('1 of 2 shares did not converge: shares[0] (data1): '
+                                            'share_type: no share type')
+    assert [c.path for c in session.writes()] == ([] if check_mode else ['/v2/shares'])
+    assert all(b.get('share', {}).get('share_type') != 'nowhere' for b in session.bodies('POST'))
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_an_availability_zone_manila_does_not_know_fails_its_entry_before_any_write(monkeypatch, check_mode):
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_type='default', availability_zone='az9', access_rules=None),
+        entry(2, share_type='default', availability_zone='az9', access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', '/v2/availability-zones', ScriptedResponse(200, {'availability_zones': [
+            {'id': uuid(950), 'name': 'nova'}]})),
+    ], check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    assert [r['msg'] for r in outcome.result['shares']] == [
+        "availability_zone: no availability zone with the name or ID 'az9' exists (or this "
+        "user cannot see it)."] * 2
+    assert [r['changed'] for r in outcome.result['shares']] == [False, False]
+    assert session.writes() == []
+
+
+@pytest.mark.parametrize('dhss, network, words', [
+    ('False', 'net1', 'share_network: share type default does not use share servers'),
+    ('True', None, 'share_network is required: share type default uses share servers'),
+])
+def test_a_share_network_that_does_not_suit_the_default_type_is_refused(monkeypatch, dhss, network,
+                                                                        words):
+    """The default type is read anyway: its driver_handles_share_servers decides."""
+    outcome, session = run(monkeypatch, {'shares': [
+        entry(1, share_network=network, access_rules=None)]}, [
+        listing(),
+        BINNED,
+        ('GET', '/v2/types/default', ScriptedResponse(200, {'share_type': {
+            'id': uuid(900), 'name': 'default',
+            'extra_specs': {'driver_handles_share_servers': dhss}}})),
+    ] + ([('GET', '/v2/share-networks/detail?name=net1', ScriptedResponse(200, {
+        'share_networks': [{'id': 'net-id-1', 'name': 'net1'}]}))] if network else []),
+        check_mode=True)
+    assert isinstance(outcome, Fail)
+    assert outcome.result['shares'][0]['msg'].startswith(words)
+    assert outcome.result['shares'][0]['changed'] is False and session.writes() == []

@@ -393,3 +393,54 @@ def test_a_create_without_size_or_snapshot_is_refused_before_any_write(monkeypat
     assert isinstance(outcome, Fail)
     assert outcome.result['msg'] == 'size is required to create a share.'
     assert session.writes() == []
+
+
+# -- a share network and the type's share servers (issue 37) ------------------------------
+NET = {'id': '55555555-2222-3333-4444-555555555555', 'name': 'tenant-net'}
+
+
+def typed(dhss):
+    return dict(TYPE, extra_specs={'driver_handles_share_servers': dhss})
+
+
+def test_a_share_network_with_a_type_without_share_servers_is_refused_before_any_write(monkeypatch):
+    for check_mode in (False, True):
+        outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                             'share_type': 'gold', 'share_network': 'tenant-net'}, [
+            ('GET', BY_NAME, ok({'shares': []})),
+            ('GET', IN_BIN, ok({'shares': []})),
+            ('GET', '/v2/types?is_public=all', ok({'share_types': [typed('False')]})),
+            ('GET', '/v2/share-networks/detail?name=tenant-net', ok({'share_networks': [NET]})),
+        ], check_mode=check_mode)
+        assert isinstance(outcome, Fail)
+        assert outcome.result['msg'].startswith(
+            'share_network: share type gold does not use share servers '
+            '(driver_handles_share_servers is False)')
+        assert session.writes() == []
+
+
+def test_a_type_with_share_servers_needs_a_share_network_the_default_type_too(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS'}, [
+        ('GET', BY_NAME, ok({'shares': []})),
+        ('GET', IN_BIN, ok({'shares': []})),
+        ('GET', '/v2/types/default', ok({'share_type': typed('True')})),
+    ])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith('share_network is required: share type gold uses '
+                                            'share servers')
+    assert session.writes() == []
+
+
+def test_a_type_that_says_nothing_of_share_servers_is_sent_as_asked(monkeypatch):
+    """A type as a member reads it may show no extra specs: nothing is refused."""
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'share_type': 'gold', 'wait': False}, [
+        ('GET', BY_NAME, ok({'shares': []})),
+        ('GET', IN_BIN, ok({'shares': []})),
+        ('GET', '/v2/types?is_public=all', ok({'share_types': [TYPE]})),
+        ('POST', '/v2/shares', ok({'share': dict(SHARE, status='creating')})),
+        ('GET', BY_NAME, ok({'shares': [dict(SHARE, status='creating')]})),
+        EXPORTS,
+    ])
+    assert not isinstance(outcome, Fail), outcome.result
+    assert [c.method for c in session.writes()] == ['POST']

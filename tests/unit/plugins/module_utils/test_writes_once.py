@@ -226,9 +226,10 @@ def test_a_bare_unmanage_in_manage_py_would_be_found(tmp_path, monkeypatch):
 
 PLUGINS = os.path.join(MODULE_UTILS, '..')
 # The module_utils files that import shares.py for what is a share's own: its
-# plan (share_task.py, fleet.py), ShareAPI (fleet.py, snapshots.py), its input
-# checks (manage.py) and its export locations (replicas.py).
-SHARE_SPECIFIC = ('fleet.py', 'manage.py', 'replicas.py', 'share_task.py', 'snapshots.py')
+# plan and steps (share_steps.py, share_task.py, fleet.py), ShareAPI (fleet.py,
+# snapshots.py), its input checks (manage.py) and its export locations (replicas.py).
+SHARE_SPECIFIC = ('fleet.py', 'manage.py', 'replicas.py', 'share_steps.py', 'share_task.py',
+                  'snapshots.py')
 
 
 def _parse(path):
