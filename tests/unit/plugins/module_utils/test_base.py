@@ -632,3 +632,33 @@ def test_applied_changes_is_asked_about_the_plan_that_was_applied():
     assert got['changed'] is False
     assert got['calls'] == ['find', 'plan', 'update',
                             ('applied_changes', UPDATE, {'size': 2, 'read': 'back'})]
+
+
+class Rereading(Thing):
+    """A plan that read the resource again (it waited for it) carries it."""
+    def plan(self, current):
+        plan = super(Rereading, self).plan(current)
+        plan.current = dict(current, read='again')
+        return plan
+
+    def result(self, plan, resource):
+        return dict(thing=resource, calls=self.calls)
+
+
+@pytest.mark.parametrize('found, check_mode, thing', [
+    ({'id': 'a', 'size': 2}, False, {'id': 'a', 'size': 2, 'read': 'again'}),   # as_is
+    ({'id': 'a', 'size': 1}, True, {'id': 'a', 'size': 1, 'read': 'again'}),    # predict
+])
+def test_the_hooks_after_the_plan_get_the_resource_the_plan_read_again(found, check_mode, thing):
+    got = converged(found, check_mode=check_mode, cls=Rereading)
+    assert got['thing'] == thing
+
+
+def test_apply_gets_the_resource_the_plan_read_again():
+    class Applying(Rereading):
+        def apply_update(self, plan, current):
+            self.calls.append(('update', current))
+            return current
+    got = converged({'id': 'a', 'size': 1}, cls=Applying)
+    assert got['calls'] == ['find', 'plan', ('update', {'id': 'a', 'size': 1, 'read': 'again'})]
+
