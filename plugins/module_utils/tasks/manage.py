@@ -67,7 +67,8 @@ def released(check_mode):
 
 class ManageHooks(object):
     """What the share's and the snapshot's hooks do alike; ``noun`` is the
-    result's key, ``api`` names the task's API object (ShareAPI, SnapshotAPI)."""
+    result's key, ``api_of_noun()`` the task's API object of that kind
+    (ShareAPI, SnapshotAPI)."""
 
     noun = None
 
@@ -100,7 +101,7 @@ class ManageHooks(object):
 
     def managed(self, plan, resource, failed):
         """After the manage was sent: wait for ``resource`` (a wait that fails
-        ends the task with ``failed``, then Manila's reason), then converge on
+        ends the task with Manila's reason, then ``failed``), then converge on
         it as on a resource the task had found.  ``failed(made)`` says what to
         do about the resource ``made`` (its ID) that Manila left."""
         if self.params['wait']:
