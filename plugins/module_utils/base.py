@@ -94,7 +94,12 @@ class ManilaModule(object):
         A ``resource.Plan``: its ``action`` (``resource.NOTHING`` when the
         resource is as the task wants it), the ``before`` and ``after`` of
         the diff, ``changed``.  Every refusal is raised here, before any
-        write.
+        write.  A plan that read the resource again (it waited until it
+        was at rest) sets ``plan.current`` to that: the hooks that follow
+        get it as ``current``.  Besides create, update and delete, a plan's
+        action may be any a module dispatches to: ``manage``, ``unmanage``
+        (tasks/manage.py), ``revert`` (tasks/snapshot.py), ``accept``
+        (share_transfer), each with its ``apply_<action>``.
     ``as_is(plan, current)``
         The resource of a plan that changes nothing: by default
         ``current``.  A module whose resource may be as asked but still
@@ -130,9 +135,14 @@ class ManilaModule(object):
     (``applied_changes``); each with the plan's diff.
     Inside ``apply_create``, ``adopt(plan, found)`` brings the namesake
     that another task created at the same moment (and that this task keeps)
-    to the task; ``converge_on(found, created=True)`` does the same for a
-    resource this task made outside the template (a manage): changed, and
-    the diff is that of a creation.
+    to the task (``apply_manage`` brings the managed resource so);
+    ``converge_on(found, created=True)`` does the same for a resource this
+    task made outside the template: changed, and the diff is that of a
+    creation.
+
+    The hooks live in the module or, for a module with many, in a class of
+    their own in module_utils/tasks/ (one way to write a flow: no flow
+    outside the template does its own check mode or finishes the task).
     """
 
     argument_spec = {}
@@ -193,6 +203,8 @@ class ManilaModule(object):
             return self.finish(False, self.gone_diff, self.gone_diff,
                                **self.result(None, None))
         plan = self.plan(current)
+        # A plan that read the resource again (it waited for it) carries it.
+        current = getattr(plan, 'current', current)
         if created:
             plan.before = {}
         if not plan.changed:

@@ -15,6 +15,10 @@ looked up in the scheduler's pools, which only an admin may list), the
 share type and its ``driver_handles_share_servers`` against
 ``share_server_id``, the microversion of each field, and for an unmanage
 the share's snapshots, replicas and recycle bin state.
+
+Here are the pure parts (the options, the checks, the request bodies) and the
+calls; the actions of the two modules (plan, check mode, apply) are the hooks
+of tasks/manage.py on the converge template.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,22 +28,18 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import scheduler_pools
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
-from ansible_collections.openkeel.manila.plugins.module_utils.base import last_read
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
     NotFound,
-    WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import check_share_input
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_LEAVING_STATES,
-    SNAPSHOT_BUSY_STATES,
     UNMANAGING_STATES as UNMANAGING,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import GONE
 
 # The option of ``share`` (its suboptions are documented in the doc fragment
 # openkeel.manila.manage).
@@ -294,101 +294,11 @@ def predicted_share(body, share_type, project=None):
     return share
 
 
-# -- the flows of the share module ----------------------------------------------------------
+# -- the checks of an unmanage and a manage that read Manila ----------------------------------
 
-def to_be_managed(task, share):
-    """Whether the task manages its share: no share of the name exists (one
-    on its way out by an unmanage is waited for until it is gone)."""
-    if share is not None and share.get('status') in UNMANAGING:
-        share = task.shares.wait(share, targets=(GONE,))
-    return share is None
-
-
-def share_manage_flow(task):
-    """state=present with manage and no share of the name: manage -> wait."""
-    p = task.params
-    client = task.client
-    require_pool(client, p['manage']['host'])
-    share_type = manage_share_type(client, p['manage'].get('share_type'))
-    check_share_server(client, share_type, p['manage'].get('share_server_id'))
-    body = manage_body(p, share_type)
-    if 'is_public' in body:
-        client.require('manage_is_public', 'manage.is_public')
-    own = check_share_manage_project(client, p['manage'].get('project'))
-    if own is not None and not p['manage'].get('project'):
-        task.warn('The managed share %s in %s, the project of this task\'s token: Manila puts '
-                  'a managed share there, whatever project it had before it was unmanaged. '
-                  'Set manage.project to the project it belongs to, to have a task scoped to '
-                  'another project refused before any write.' % (
-                      'would land' if task.check_mode else 'lands', project_words(own)))
-    after = predicted_share(body, share_type, own)
-    if task.check_mode:
-        return task.finish(True, {}, after, share=after,
-                           msg='Share %r would be managed from %s on %s%s.' % (
-                               p['name'], body['export_path'], body['service_host'],
-                               ' into %s, the project of this task\'s token'
-                               % project_words(own) if own else ''))
-    share = writes.create_once(
-        client, 'share', lambda: client.post('shares/manage', {'share': body})['share'],
-        p['name'], leaving=SHARE_LEAVING_STATES)
-    if p['wait']:
-        try:
-            share = task.shares.wait(share)
-        except WaitFailed as exc:
-            task.fail('%s Manila could not manage %s on %s; the share %s it made is left in '
-                      'that state: release it with state=unmanaged (the storage is not '
-                      'touched), check manage.export_path, manage.host and '
-                      'manage.driver_options, and run the task again.' % (
-                          exc, body['export_path'], body['service_host'], share['id']),
-                      share=last_read(exc, share))
-    # Metadata and the rest of the task: as on a share the task had found.
-    return task.converge_on(share, created=True)
-
-
-def share_unmanage_flow(task, share, guard=None):
-    """state=unmanaged: release the share from Manila, keeping its data.
-
-    ``guard(share)`` refuses what else stops the unmanaging (the share's
-    delete locks: locks.ShareLockTask.guard_unmanage), after the checks here.
-    """
-    if share is None:
-        return task.finish(False, share={}, msg='No share %s is known to Manila: nothing to '
-                           'unmanage.' % (task.params['name'] or task.params['id']))
-    client = task.client
-    label = share_label(share)
-    if share.get('status') in UNMANAGING:
-        if task.params['wait'] and not task.check_mode:
-            task.shares.wait(share, targets=(GONE,))
-        return task.finish(False, share={}, msg='%s is already being unmanaged.' % label)
-    check_can_unmanage_share(task, share)
-    if guard is not None:
-        guard(share)
-    locations = task.shares.export_locations(share['id'])
-    released = dict(share, export_locations=locations)
-    done = '%s %s from Manila; %s (export path %s, host %s): manage it again with ' \
-           'manage.export_path and manage.host%s.' % (
-               label, 'would be released' if task.check_mode else 'was released', KEPT,
-               ', '.join(loc['path'] for loc in locations[:1]) or 'none', share.get('host'),
-               ', with credentials scoped to its project %s (Manila puts a managed share in '
-               'the project of the token that manages it; manage.project checks it)'
-               % share['project_id'] if share.get('project_id') else '')
-    if task.check_mode:
-        return task.finish(True, task_view(share), {}, share=released, msg=done)
-    client.write_once(
-        lambda: client.action('shares/%s' % share['id'], 'unmanage', None),
-        writes.gone_or_leaving(client, 'share', share['id'], UNMANAGING),
-        'the unmanage of share %s' % share['id'])
-    if task.params['wait']:
-        task.shares.wait(share, targets=(GONE,))
-    task.finish(True, task_view(share), {}, share=released, msg=done)
-
-
-def task_view(resource):
-    return dict((k, resource.get(k)) for k in ('id', 'name', 'status', 'size', 'host'))
-
-
-def check_can_unmanage_share(task, share):
-    """What Manila refuses, and what only an admin may do, before any write."""
+def check_can_unmanage_share(client, shares, share, wait):
+    """What Manila refuses, and what only an admin may do, before any write
+    (``shares``: a shares.ShareAPI, which waits for a busy share)."""
     label = share_label(share)
     if 'host' not in share:
         raise AdminRequired('Unmanaging a share %s (Manila shows it no host of %s). %s' % (
@@ -400,9 +310,9 @@ def check_can_unmanage_share(task, share):
         raise InvalidInput('%s has replicas: Manila unmanages it only once they are '
                            'deleted (openkeel.manila.share_replica, state=absent).' % label)
     if share.get('share_server_id'):
-        task.client.require('manage_share_server', 'Unmanaging a share on a share server')
-    share = task.shares.wait_if_busy(share, task.params['wait'])
-    snapshots = SnapshotAPI(task.client).list_for_share(share['id'])
+        client.require('manage_share_server', 'Unmanaging a share on a share server')
+    share = shares.wait_if_busy(share, wait)
+    snapshots = SnapshotAPI(client).list_for_share(share['id'])
     if snapshots:
         raise InvalidInput(
             '%s has snapshots, and Manila unmanages no share that has: %s. Unmanage them '
@@ -410,82 +320,77 @@ def check_can_unmanage_share(task, share):
                 label, ', '.join('%s (%s)' % (s.get('name'), s['id']) for s in snapshots)))
 
 
-# -- the flows of the share_snapshot module -----------------------------------------------------
-
-def snapshot_manage_flow(task):
-    """state=present with manage and no snapshot of the name on the share."""
-    p = task.params
-    client = task.client
-    client.require('manage_snapshot', 'Managing a snapshot')
-    share = task.share_record()
+def check_snapshot_manage_share(share):
+    """The share a managed snapshot belongs to, as this user sees it."""
     if 'host' not in share:
         raise AdminRequired('Managing a snapshot %s (Manila shows it no host of %s). %s' % (
             ADMIN_ONLY, share_label(share), RUN_AS_ADMIN))
     if share.get('has_replicas'):
         raise InvalidInput('%s has replicas: Manila manages no snapshot of it until they '
                            'are deleted.' % share_label(share))
-    check_snapshot_manage_project(client, share)
-    body = {'share_id': share['id'], 'provider_location': p['manage']['provider_location'],
-            'name': p['name'], 'driver_options': p['manage'].get('driver_options') or {}}
-    if p['description'] is not None:
-        body['description'] = p['description']
-    after = dict(body, status='available')
-    after.pop('driver_options')
-    if task.check_mode:
-        return task.finish(True, {}, after, snapshot=after,
-                           msg='Snapshot %r of %s would be managed from %s.' % (
-                               p['name'], share_label(share), body['provider_location']))
-    snapshot = writes.create_once(
-        client, 'snapshot', lambda: client.post('snapshots/manage', {'snapshot': body},
-                                                feature='manage_snapshot')['snapshot'],
-        p['name'], {'share_id': share['id']})
-    if p['wait']:
-        try:
-            snapshot = task.snapshots.wait(snapshot)
-        except WaitFailed as exc:
-            task.fail('%s Manila could not manage %s; the snapshot %s it made is left in '
-                      'that state: release it with state=unmanaged (the storage is not '
-                      'touched), check manage.provider_location and manage.driver_options, '
-                      'and run the task again.' % (exc, body['provider_location'],
-                                                   snapshot['id']),
-                      snapshot=last_read(exc, snapshot))
-    return task.converge_on(snapshot, created=True)
 
 
-def snapshot_unmanage_flow(task, snapshot):
-    """state=unmanaged: release the snapshot from Manila, keeping its data."""
-    p = task.params
-    if snapshot is None:
-        return task.finish(False, snapshot={}, msg='No snapshot %s is known to Manila: '
-                           'nothing to unmanage.' % (p['name'] or p['id']))
-    client = task.client
-    label = 'Snapshot %s (%s)' % (snapshot.get('name'), snapshot['id'])
-    if snapshot.get('status') in UNMANAGING:
-        if p['wait'] and not task.check_mode:
-            task.snapshots.wait_gone(snapshot)
-        return task.finish(False, snapshot={}, msg='%s is already being unmanaged.' % label)
+def check_can_unmanage_snapshot(client, snapshot, share):
+    """The feature, and what only an admin may do, before an unmanage of
+    ``snapshot`` (of ``share``, None: not read)."""
     client.require('manage_snapshot', 'Unmanaging a snapshot')
-    share = task.known_share
     if share is not None and share.get('share_server_id'):
         client.require('manage_share_server', 'Unmanaging a snapshot of a share on a share server')
     if 'provider_location' not in snapshot:
         raise AdminRequired('Unmanaging a snapshot %s (Manila shows it no '
-                            'provider_location of %s). %s' % (ADMIN_ONLY, label, RUN_AS_ADMIN))
-    if snapshot.get('status') in SNAPSHOT_BUSY_STATES:
-        snapshot = task.snapshots.wait_if_busy(snapshot, p['wait'])
-        if snapshot is None:
-            return task.finish(False, snapshot={}, msg='%s is gone.' % label)
-    done = '%s %s from Manila; %s (provider_location %s): manage it again with ' \
-           'manage.provider_location.' % (
-               label, 'would be released' if task.check_mode else 'was released', KEPT,
-               snapshot.get('provider_location'))
-    before = dict((k, snapshot.get(k)) for k in ('id', 'name', 'share_id', 'status'))
-    if task.check_mode:
-        return task.finish(True, before, {}, snapshot=snapshot, msg=done)
+                            'provider_location of %s). %s' % (ADMIN_ONLY, snapshot_words(snapshot),
+                                                              RUN_AS_ADMIN))
+
+
+def snapshot_words(snapshot):
+    return 'Snapshot %s (%s)' % (snapshot.get('name'), snapshot['id'])
+
+
+def snapshot_manage_body(params, share):
+    body = {'share_id': share['id'], 'provider_location': params['manage']['provider_location'],
+            'name': params['name'], 'driver_options': params['manage'].get('driver_options') or {}}
+    if params['description'] is not None:
+        body['description'] = params['description']
+    return body
+
+
+def predicted_snapshot(body):
+    """What a managed snapshot will look like (check mode, the diff)."""
+    after = dict(body, status='available')
+    after.pop('driver_options')
+    return after
+
+
+def task_view(resource):
+    return dict((k, resource.get(k)) for k in ('id', 'name', 'status', 'size', 'host'))
+
+
+# -- the calls (each through write_once) --------------------------------------------------------
+
+def send_share_manage(client, body):
+    """``POST /shares/manage``; a lost answer is looked up by the share's name."""
+    return writes.create_once(
+        client, 'share', lambda: client.post('shares/manage', {'share': body})['share'],
+        body['name'], leaving=SHARE_LEAVING_STATES)
+
+
+def send_share_unmanage(client, share_id):
     client.write_once(
-        lambda: client.action('snapshots/%s' % snapshot['id'], 'unmanage', None),
-        writes.gone_or_leaving(client, 'snapshot', snapshot['id'], UNMANAGING),
-        'the unmanage of snapshot %s' % snapshot['id'])
-    if p['wait']:
-        task.snapshots.wait_gone(snapshot)
-    task.finish(True, before, {}, snapshot=snapshot, msg=done)
+        lambda: client.action('shares/%s' % share_id, 'unmanage', None),
+        writes.gone_or_leaving(client, 'share', share_id, UNMANAGING),
+        'the unmanage of share %s' % share_id)
+
+
+def send_snapshot_manage(client, body):
+    """``POST /snapshots/manage``; a lost answer is looked up by name on the share."""
+    return writes.create_once(
+        client, 'snapshot', lambda: client.post('snapshots/manage', {'snapshot': body},
+                                                feature='manage_snapshot')['snapshot'],
+        body['name'], {'share_id': body['share_id']})
+
+
+def send_snapshot_unmanage(client, snapshot_id):
+    client.write_once(
+        lambda: client.action('snapshots/%s' % snapshot_id, 'unmanage', None),
+        writes.gone_or_leaving(client, 'snapshot', snapshot_id, UNMANAGING),
+        'the unmanage of snapshot %s' % snapshot_id)

@@ -5,9 +5,10 @@
 """Share snapshots: the plan (desired vs actual, pure functions) and the calls.
 
 The ``plan_*`` functions answer "what must happen to this snapshot" from what
-Manila shows and the task; ``SnapshotAPI`` sends it.  The ``share_snapshot``
-module uses both, and the ``share`` module asks ``plan_share_snapshots``
-whether a share's snapshots stand in the way of its deletion.
+Manila shows and the task; ``SnapshotAPI`` sends it.  The hooks of the
+``share_snapshot`` module (tasks/snapshot.py) use both, and those of the
+``share`` module ask ``plan_share_snapshots`` whether a share's snapshots stand
+in the way of its deletion.
 
 A revert is recorded on the snapshot, in its metadata key ``REVERT_MARKER``
 (API 2.73+): Manila keeps no trace of a revert, and without one a second run
@@ -26,13 +27,11 @@ import datetime
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import manila_messages
-from ansible_collections.openkeel.manila.plugins.module_utils.base import create_and_settle
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
     NotFound,
-    UnsupportedFeature,
     WaitTimeout,
     reword,
     same_details,
@@ -641,99 +640,3 @@ class SnapshotAPI(ResourceAPI):
         if share.get('status') not in SHARE_BUSY_STATES:
             return share
         return ShareAPI(self.client, self.timeout).wait_if_busy(share, wait)
-
-
-# -- the share_snapshot module's flows ---------------------------------------
-# They run on the module (``task``: its params, client, check_mode,
-# ``snapshots`` (a SnapshotAPI), ``known_share``, share_record(),
-# plan_changes(), adopt(), warn(), fail() and finish_snapshot()).
-
-def plan_take(task):
-    """The plan to take the snapshot (the create plan of the converge template)."""
-    p = task.params
-    if p['id']:
-        raise InvalidInput(
-            'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
-            '(leave out "id" and give "share" and "name").' % p['id'])
-    share = task.share_record()
-    if p['metadata']:
-        task.client.require('snapshot_metadata', 'Snapshot metadata')
-    return plan_create(share, task.desired())
-
-
-def take_snapshot(task, plan):
-    """Take the snapshot: settle the share -> create -> wait -> settle
-    namesakes; a namesake another task took at the same moment is adopted.
-    Returns the snapshot (the converge template's apply_create)."""
-    task.snapshots.wait_share_if_busy(task.share_record(), task.params['wait'])
-    snapshot, adopt = create_and_settle(task, task.snapshots, plan.body, 'snapshot',
-                                        SNAPSHOT_BUSY_STATES, taken='taken')
-    if adopt:
-        # Converge on it as on a snapshot this task had found.
-        return task.adopt(plan, task.snapshots.wait_if_busy(snapshot) or snapshot)
-    plan.after = diff_view(snapshot)
-    return snapshot
-
-
-def check_can_revert(task, snapshot):
-    """Refusals of state=reverted before any request that could write."""
-    p = task.params
-    if snapshot is None:
-        where = ' of share %s' % p['share'] if p['share'] else ''
-        raise InvalidInput(
-            'No snapshot %s%s exists; state=reverted reverts a share to an existing '
-            'snapshot and never takes one (take it with state=present first).'
-            % (p['id'] or p['name'], where))
-    task.client.require('revert_to_snapshot', 'Reverting a share to a snapshot')
-    if not p['always_revert'] and not task.client.supports('snapshot_metadata'):
-        raise UnsupportedFeature(
-            'state=reverted records the revert in the snapshot\'s metadata (key %s) so '
-            'that a second run does not revert again; snapshot metadata needs Manila API '
-            '2.73 and this cloud offers %s. Set always_revert=true to revert on every '
-            'run instead.' % (REVERT_MARKER, task.client.version))
-
-
-def revert_flow(task, snapshot):
-    """state=reverted: follow up an earlier run's revert request, then plan
-    (metadata changes and the revert), stop in check mode, and send the plan."""
-    p = task.params
-    check_can_revert(task, snapshot)
-    before, recorded, share = diff_view(snapshot), False, None
-    if revert_requested_at(snapshot) and task.client.supports('snapshot_metadata'):
-        # A revert an earlier run did not see to its end: how did it end?
-        share, snapshot, recorded = task.snapshots.follow_revert_request(
-            task.share_record(snapshot['share_id']), snapshot, p['wait'], task.check_mode)
-        task.known_share = share
-        if not recorded:
-            task.warn(revert_in_progress(share, snapshot))
-            return task.finish_snapshot(SnapshotPlan(NOTHING, before, before), snapshot,
-                                        share=share)
-    snapshot = task.snapshots.wait_if_busy(snapshot, p['wait'])
-    if snapshot is None:
-        raise InvalidInput('Snapshot %s was deleted meanwhile; nothing to revert to.'
-                           % (p['id'] or p['name']))
-    base = task.plan_changes(snapshot)
-    if needs_revert(snapshot, p['always_revert']):
-        share = task.share_record(snapshot['share_id'])
-        plan = plan_revert(share, snapshot,
-                           task.snapshots.list_for_share(snapshot['share_id']),
-                           always=p['always_revert'], base=base, wait=p['wait'])
-    else:
-        plan = base
-    changed = plan.changed or recorded
-    if recorded:    # the diff shows the record too
-        plan.before = before
-        if plan.action == NOTHING:
-            plan.after = diff_view(snapshot)
-    if plan.action == NOTHING or task.check_mode:
-        return task.finish_snapshot(plan, snapshot, share=share or task.known_share or {},
-                                    changed=changed)
-    if plan.action == REVERT:
-        share = task.snapshots.wait_share_if_busy(share, p['wait'])
-    snapshot = task.snapshots.apply_update(snapshot, plan)
-    if plan.action == REVERT:
-        share, snapshot = task.snapshots.revert_and_record(
-            share, snapshot, p['wait'],
-            plan.record_revert and task.client.supports('snapshot_metadata'))
-    plan.after = diff_view(snapshot)
-    task.finish_snapshot(plan, snapshot, share=share or {}, changed=changed)

@@ -432,6 +432,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     check_share_task,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.manage import ShareManageHooks
 
 
 def module_argument_spec():
@@ -449,8 +450,9 @@ def module_argument_spec():
     )
 
 
-class ShareModule(ShareTask):
-    """Options, input and lookups; the converge hooks are share_task.ShareTask's."""
+class ShareModule(ShareManageHooks, ShareTask):
+    """Options, input and lookups; the converge hooks are share_task.ShareTask's,
+    and those of manage and unmanage tasks/manage.py's."""
 
     argument_spec = module_argument_spec()
     module_kwargs = dict(required_one_of=[('name', 'id')])
@@ -462,12 +464,8 @@ class ShareModule(ShareTask):
                                    self.check_mode)
         self.shares = ShareAPI(self.client, p['timeout'])
         share = self.find_share()
-        if p['state'] == 'unmanaged':
-            return manage.share_unmanage_flow(self, share, self.locks.guard_unmanage)
         if p['state'] == 'present':
-            if p['manage'] and manage.to_be_managed(self, share):
-                return manage.share_manage_flow(self)
-            share = self.share_to_converge(share)
+            share = None if self.to_manage(share) else self.share_to_converge(share)
         return self.converge_on(share)
 
     # -- before any request ------------------------------------------------

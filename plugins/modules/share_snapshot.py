@@ -368,25 +368,22 @@ api_version:
 '''
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups, manage
-from ansible_collections.openkeel.manila.plugins.module_utils.base import (
-    ManilaModule,
-    wait_argument_spec,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.base import wait_argument_spec
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
-from ansible_collections.openkeel.manila.plugins.module_utils.resource import UPDATE
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import (
     SnapshotAPI,
-    diff_view,
-    plan_absent,
-    plan_take,
-    plan_update,
-    revert_flow,
-    take_snapshot,
     task_metadata,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.manage import (
+    SnapshotManageHooks,
+)
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.snapshot import SnapshotTask
 
 
-class ShareSnapshotModule(ManilaModule):
+class ShareSnapshotModule(SnapshotManageHooks, SnapshotTask):
+    """Options, input and lookups; the converge hooks are tasks/snapshot.py's
+    SnapshotTask, and those of manage and unmanage tasks/manage.py's."""
+
     argument_spec = dict(
         state=dict(type='str', default='present',
                    choices=['present', 'absent', 'reverted', 'unmanaged']),
@@ -402,22 +399,14 @@ class ShareSnapshotModule(ManilaModule):
     )
     module_kwargs = dict(required_one_of=[('name', 'id')])
 
-    gone_diff = {}
-
     def run(self):
         self.validate_input()
         p = self.params
         self.snapshots = SnapshotAPI(self.client, p['timeout'])
         self.known_share = None
         snapshot = self.find_current()
-        if p['state'] == 'reverted':
-            return revert_flow(self, snapshot)
-        if p['state'] == 'unmanaged':
-            return manage.snapshot_unmanage_flow(self, snapshot)
         if p['state'] == 'present' and snapshot is not None:
             snapshot = self.snapshots.wait_if_busy(snapshot, p['wait'])
-        if p['state'] == 'present' and snapshot is None and p['manage']:
-            return manage.snapshot_manage_flow(self)
         return self.converge_on(snapshot)
 
     # -- before any request ------------------------------------------------
@@ -472,65 +461,6 @@ class ShareSnapshotModule(ManilaModule):
     def desired(self):
         p = self.params
         return dict((k, p[k]) for k in ('name', 'description', 'metadata'))
-
-    # -- the hooks of the converge template (base.ManilaModule) ------------
-    def plan(self, current):
-        if self.params['state'] == 'absent':
-            return plan_absent(current)
-        if current is None:
-            return plan_take(self)
-        return self.plan_changes(current)
-
-    def plan_changes(self, snapshot):
-        p = self.params
-        if p['metadata'] is not None:
-            self.client.require('snapshot_metadata', 'Snapshot metadata')
-        return plan_update(snapshot, self.desired(), purge_metadata=p['purge_metadata'],
-                           rename=bool(p['id']))
-
-    @staticmethod
-    def predict(plan, current):
-        return current if plan.action == UPDATE else None
-
-    def apply_create(self, plan, current):
-        return take_snapshot(self, plan)
-
-    def apply_update(self, plan, snapshot):
-        snapshot = self.snapshots.apply_update(snapshot, plan)
-        plan.after = diff_view(snapshot)
-        return snapshot
-
-    def apply_delete(self, plan, snapshot):
-        if snapshot['status'] != 'deleting':
-            snapshot = self.snapshots.wait_if_busy(snapshot, self.params['wait'])
-            if snapshot is not None:
-                plan_absent(snapshot)   # what it settled in may be undeletable
-                self.snapshots.delete(snapshot['id'])
-        if snapshot is not None and self.params['wait']:
-            self.snapshots.wait_gone(snapshot)
-
-    def result(self, plan, resource):
-        return dict(snapshot=self.snapshot_view(resource))
-
-    # -- result ------------------------------------------------------------
-    def finish_snapshot(self, plan, snapshot, changed=None, **result):
-        self.finish(plan.changed if changed is None else changed, plan.before, plan.after,
-                    snapshot=self.snapshot_view(snapshot), **result)
-
-    def snapshot_view(self, snapshot):
-        """The snapshot as returned, with its export locations ([]: not mountable)."""
-        if not snapshot:
-            return {}
-        mountable = self.mountable(snapshot)
-        return dict(snapshot, export_locations=self.snapshots.export_locations(
-            snapshot['id']) if mountable else [])
-
-    def mountable(self, snapshot):
-        """Whether the snapshot may have export locations (unknown: ask Manila)."""
-        share = self.known_share
-        if share is not None and share.get('id') == snapshot.get('share_id'):
-            return bool(share.get('mount_snapshot_support'))
-        return True
 
 
 def main():

@@ -7,6 +7,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ast
+import os
+
 import pytest
 
 from ansible.module_utils import basic
@@ -632,3 +635,125 @@ def test_applied_changes_is_asked_about_the_plan_that_was_applied():
     assert got['changed'] is False
     assert got['calls'] == ['find', 'plan', 'update',
                             ('applied_changes', UPDATE, {'size': 2, 'read': 'back'})]
+
+
+class Rereading(Thing):
+    """A plan that read the resource again (it waited for it) carries it."""
+    def plan(self, current):
+        plan = super(Rereading, self).plan(current)
+        plan.current = dict(current, read='again')
+        return plan
+
+    def result(self, plan, resource):
+        return dict(thing=resource, calls=self.calls)
+
+
+@pytest.mark.parametrize('found, check_mode, thing', [
+    ({'id': 'a', 'size': 2}, False, {'id': 'a', 'size': 2, 'read': 'again'}),   # as_is
+    ({'id': 'a', 'size': 1}, True, {'id': 'a', 'size': 1, 'read': 'again'}),    # predict
+])
+def test_the_hooks_after_the_plan_get_the_resource_the_plan_read_again(found, check_mode, thing):
+    got = converged(found, check_mode=check_mode, cls=Rereading)
+    assert got['thing'] == thing
+
+
+def test_apply_gets_the_resource_the_plan_read_again():
+    class Applying(Rereading):
+        def apply_update(self, plan, current):
+            self.calls.append(('update', current))
+            return current
+    got = converged({'id': 'a', 'size': 1}, cls=Applying)
+    assert got['calls'] == ['find', 'plan', ('update', {'id': 'a', 'size': 1, 'read': 'again'})]
+
+
+# -- one way to write a flow: the hooks on the template ---------------------------------------
+
+MODULE_UTILS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..',
+                            'plugins', 'module_utils')
+# Hook classes of the template that are not in tasks/ yet, and why.
+HOOKS_OUTSIDE_TASKS = {
+    'share_task.py': 'the share module\'s hooks (ShareTask), being reworked; it moves '
+                     'into tasks/ next (issue 35)',
+}
+
+
+def _imports_base(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.endswith('module_utils.base') or node.module == 'base' or (
+                    node.module.endswith('module_utils')
+                    and any(alias.name == 'base' for alias in node.names)):
+                return True
+        elif isinstance(node, ast.Import):
+            if any(alias.name.endswith('module_utils.base') for alias in node.names):
+                return True
+    return False
+
+
+def _finishes(tree):
+    """The functions of the file that end a task (a call of ``finish`` or
+    ``finish_*`` on anything: task.finish, self.finish_snapshot)."""
+    found = set()
+
+    def visit(node, outer):
+        for child in ast.iter_child_nodes(node):
+            name = outer
+            if isinstance(child, ast.FunctionDef) and outer is None:
+                name = child.name
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and (
+                    child.func.attr == 'finish' or child.func.attr.startswith('finish_')):
+                found.add(outer or '<module>')
+            visit(child, name)
+    visit(tree, None)
+    return found
+
+
+def flows_outside_the_template(module_utils=MODULE_UTILS):
+    """'FILE imports base.py' and 'FILE FUNCTION finishes the task' for every
+    file of module_utils but base.py and the tasks package (and
+    HOOKS_OUTSIDE_TASKS, for its import)."""
+    found = []
+    for filename in sorted(os.listdir(module_utils)):
+        if not filename.endswith('.py') or filename == 'base.py':
+            continue
+        with open(os.path.join(module_utils, filename)) as handle:
+            tree = ast.parse(handle.read())
+        if _imports_base(tree) and filename not in HOOKS_OUTSIDE_TASKS:
+            found.append('%s imports base.py' % filename)
+        found.extend('%s %s finishes the task' % (filename, name)
+                     for name in sorted(_finishes(tree)))
+    return found
+
+
+def test_no_flow_outside_the_hooks_imports_the_base_or_finishes_the_task():
+    # A resource file holds plans, checks and calls; a flow is a set of hooks
+    # of the converge template in tasks/ (docs/architecture.md).
+    assert flows_outside_the_template() == []
+
+
+def test_the_hook_classes_outside_tasks_still_import_the_base():
+    # (so that the list above names only files that need it)
+    for filename in HOOKS_OUTSIDE_TASKS:
+        with open(os.path.join(MODULE_UTILS, filename)) as handle:
+            assert _imports_base(ast.parse(handle.read())), filename
+
+
+def test_the_check_finds_a_flow_outside_the_template(tmp_path):
+    prefix = 'from ansible_collections.openkeel.manila.plugins.module_utils'
+    (tmp_path / 'base.py').write_text('def finish(task):\n    task.finish(True)\n')
+    (tmp_path / 'flows.py').write_text(
+        prefix + '.base import last_read\n'
+        'def unmanage_flow(task, share):\n'
+        '    if share is None:\n'
+        '        return task.finish(False, share={})\n'
+        'class Hooks(object):\n'
+        '    def revert(self, plan):\n'
+        '        self.finish_snapshot(plan, None)\n')
+    (tmp_path / 'whole.py').write_text(prefix + ' import base, lookups\n')
+    (tmp_path / 'plans.py').write_text(
+        prefix + ' import lookups\n'
+        'def finished(waits):\n'
+        '    return waits.finished(1)\n')
+    assert flows_outside_the_template(str(tmp_path)) == [
+        'flows.py imports base.py', 'flows.py revert finishes the task',
+        'flows.py unmanage_flow finishes the task', 'whole.py imports base.py']

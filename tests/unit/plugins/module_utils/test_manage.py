@@ -3,8 +3,9 @@
 """manage.py's own functions: the input checks of a manage or unmanage before any
 request, the project a managed share or snapshot lands in, the pool, share type
 and share server a manage names (the exact requests on scripted HTTP), and the
-body and prediction of a manage.  The flows, run through the share and
-share_snapshot modules, are tested in tests/unit/plugins/modules/test_manage_flows.py."""
+body and prediction of a manage.  The manage and unmanage actions
+(tasks/manage.py), run through the share and share_snapshot modules, are
+tested in test_tasks_manage.py."""
 
 from __future__ import absolute_import, division, print_function
 

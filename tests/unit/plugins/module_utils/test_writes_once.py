@@ -126,11 +126,19 @@ def _sent_once(inner, around):
     return inner in lambdas or getattr(inner, 'name', None) in names
 
 
+def _python_files():
+    """The files of module_utils, then those of its tasks package ('tasks/X.py')."""
+    tasks = os.path.join(MODULE_UTILS, 'tasks')
+    inside = sorted('tasks/' + f for f in os.listdir(tasks)) if os.path.isdir(tasks) else []
+    return sorted(os.listdir(MODULE_UTILS)) + inside
+
+
 def writes_outside_write_once():
     """Every client write that is not sent by a lambda or function handed to
-    write_once/create_once (nor listed in NOT_CHANGES), as 'file function'."""
+    write_once/create_once (nor listed in NOT_CHANGES), as 'file function'; the
+    hook classes of tasks/ included."""
     found = set()
-    for filename in sorted(os.listdir(MODULE_UTILS)):
+    for filename in _python_files():
         if not filename.endswith('.py') or filename == 'client.py':
             continue
         with open(os.path.join(MODULE_UTILS, filename)) as handle:
@@ -214,12 +222,22 @@ def test_a_bare_unmanage_in_manage_py_would_be_found(tmp_path, monkeypatch):
     with open(os.path.join(MODULE_UTILS, 'manage.py')) as handle:
         source = handle.read()
     once = source.index('    client.write_once(\n        lambda: client.action(\'shares/%s\'')
-    end = source.index("'the unmanage of share %s' % share['id'])", once)
+    end = source.index("'the unmanage of share %s' % share_id)", once)
     end = source.index('\n', end)
-    bare = source[:once] + "    client.action('shares/%s' % share['id'], 'unmanage', None)" + source[end:]
+    bare = source[:once] + "    client.action('shares/%s' % share_id, 'unmanage', None)" + source[end:]
     (tmp_path / 'manage.py').write_text(bare)
     monkeypatch.setattr(sys.modules[__name__], 'MODULE_UTILS', str(tmp_path))
-    assert writes_outside_write_once() == ['manage.py share_unmanage_flow']
+    assert writes_outside_write_once() == ['manage.py send_share_unmanage']
+
+
+def test_a_write_in_a_hook_class_of_tasks_is_found(tmp_path, monkeypatch):
+    (tmp_path / 'tasks').mkdir()
+    (tmp_path / 'tasks' / 'thing.py').write_text(
+        'class ThingTask(object):\n'
+        '    def apply_grow(self, plan, thing):\n'
+        '        self.client.post("things/%s/grow" % thing["id"], {})\n')
+    monkeypatch.setattr(sys.modules[__name__], 'MODULE_UTILS', str(tmp_path))
+    assert writes_outside_write_once() == ['tasks/thing.py apply_grow']
 
 
 # -- generic helpers come from their homes, not through shares.py -----------------------------

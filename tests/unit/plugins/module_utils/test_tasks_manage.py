@@ -5,9 +5,10 @@ requests, check mode, the refusals before any write (members, hosts that are
 no pool, types and share servers that do not fit, snapshots that block an
 unmanage), a manage that ends in manage_error, servers older than 2.49.
 
-These run the flows of module_utils/manage.py through the two modules; the
-tests of manage.py's own checks and helpers are in
-tests/unit/plugins/module_utils/test_manage.py."""
+These run the manage and unmanage hooks of module_utils/tasks/manage.py
+(the plan actions manage and unmanage of the converge template) through the
+two modules; the tests of manage.py's own checks, bodies and helpers are in
+test_manage.py."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -658,8 +659,9 @@ def test_an_unmanage_answered_with_503_is_seen_leaving(monkeypatch):
     (dict(id=SHARE_ID, state='unmanaged'), [('GET', '/v2/shares/' + SHARE_ID, GONE)], SHARE_ID),
 ])
 def test_unmanage_of_no_share_says_so(monkeypatch, task, script, shown):
-    outcome, session = run(monkeypatch, share_module, task, script)
+    outcome, session = run_scripted(monkeypatch, share_module, task, script, diff=True)
     assert outcome.result['changed'] is False
+    assert 'diff' not in outcome.result
     assert outcome.result['share'] == {}
     assert outcome.result['msg'] == 'No share %s is known to Manila: nothing to unmanage.' % shown
 
@@ -671,9 +673,10 @@ def test_unmanage_of_a_share_being_unmanaged_is_no_change(monkeypatch, wait, che
         dict(SHARE, status='unmanage_starting')]}))]
     if waits:
         script.append(('GET', '/v2/shares/' + SHARE_ID, GONE))
-    outcome, session = run(monkeypatch, share_module, unmanage_task(wait=wait), script,
-                           check_mode=check_mode)
+    outcome, session = run_scripted(monkeypatch, share_module, unmanage_task(wait=wait), script,
+                                    check_mode=check_mode, diff=True)
     assert outcome.result['changed'] is False
+    assert 'diff' not in outcome.result
     assert outcome.result['share'] == {}
     assert outcome.result['msg'] == 'Share legacy (%s) is already being unmanaged.' % SHARE_ID
 
@@ -882,8 +885,9 @@ def test_a_snapshot_unmanage_answered_with_503_is_seen_leaving(monkeypatch):
     ({'id': SNAP_ID, 'state': 'unmanaged'}, [('GET', '/v2/snapshots/' + SNAP_ID, GONE)], SNAP_ID),
 ])
 def test_snapshot_unmanage_of_no_snapshot_says_so(monkeypatch, task, script, shown):
-    outcome, session = run(monkeypatch, share_snapshot, task, script)
+    outcome, session = run_scripted(monkeypatch, share_snapshot, task, script, diff=True)
     assert outcome.result['changed'] is False
+    assert 'diff' not in outcome.result
     assert outcome.result['snapshot'] == {}
     assert outcome.result['msg'] == ('No snapshot %s is known to Manila: nothing to unmanage.'
                                      % shown)
@@ -896,9 +900,10 @@ def test_snapshot_unmanage_of_one_being_unmanaged_is_no_change(monkeypatch, wait
     script = [FOUND, found_snapshot(status='unmanage_starting')]
     if waits:
         script.append(('GET', '/v2/snapshots/' + SNAP_ID, GONE))
-    outcome, session = run(monkeypatch, share_snapshot, dict(SNAP_UNMANAGE, wait=wait), script,
-                           check_mode=check_mode)
+    outcome, session = run_scripted(monkeypatch, share_snapshot, dict(SNAP_UNMANAGE, wait=wait),
+                                    script, check_mode=check_mode, diff=True)
     assert outcome.result['changed'] is False
+    assert 'diff' not in outcome.result
     assert outcome.result['snapshot'] == {}
     assert outcome.result['msg'] == 'Snapshot nightly (%s) is already being unmanaged.' % SNAP_ID
 
@@ -940,9 +945,11 @@ def test_snapshot_unmanage_of_a_busy_snapshot_waits_until_it_rests(monkeypatch):
 
 
 def test_snapshot_unmanage_of_a_busy_snapshot_that_goes_is_no_change(monkeypatch):
-    outcome, session = run(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
-        FOUND, found_snapshot(status='deleting'), ('GET', '/v2/snapshots/' + SNAP_ID, GONE)])
+    outcome, session = run_scripted(monkeypatch, share_snapshot, SNAP_UNMANAGE, [
+        FOUND, found_snapshot(status='deleting'), ('GET', '/v2/snapshots/' + SNAP_ID, GONE)],
+        diff=True)
     assert outcome.result['changed'] is False
+    assert 'diff' not in outcome.result
     assert outcome.result['snapshot'] == {}
     assert outcome.result['msg'] == 'Snapshot nightly (%s) is gone.' % SNAP_ID
 
