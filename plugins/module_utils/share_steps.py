@@ -2,7 +2,7 @@
 # Copyright: openkeel.manila contributors
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
 
-"""One share's steps, taken alike by the ``share`` task (share_task.ShareTask)
+"""One share's steps, taken alike by the ``share`` task (tasks/share.py: ShareTask)
 and by each entry of the ``shares`` fleet (fleet.Fleet).
 
 Here is, once, what a share is asked and what is done to it:

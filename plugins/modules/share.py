@@ -427,12 +427,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     ShareLockTask,
     check_lock_input,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.share_task import ShareTask
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     ShareAPI,
     check_share_task,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.tasks.manage import ShareManageHooks
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.share import ShareTask
 
 
 def module_argument_spec():
@@ -451,7 +451,7 @@ def module_argument_spec():
 
 
 class ShareModule(ShareManageHooks, ShareTask):
-    """Options, input and lookups; the converge hooks are share_task.ShareTask's,
+    """Options, input and lookups; the converge hooks are tasks/share.py's ShareTask,
     and those of manage and unmanage tasks/manage.py's."""
 
     argument_spec = module_argument_spec()

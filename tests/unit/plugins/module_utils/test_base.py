@@ -670,11 +670,8 @@ def test_apply_gets_the_resource_the_plan_read_again():
 
 MODULE_UTILS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..',
                             'plugins', 'module_utils')
-# Hook classes of the template that are not in tasks/ yet, and why.
-HOOKS_OUTSIDE_TASKS = {
-    'share_task.py': 'the share module\'s hooks (ShareTask), being reworked; it moves '
-                     'into tasks/ next (issue 35)',
-}
+# Hook classes of the template that are not in tasks/ yet, and why (none today).
+HOOKS_OUTSIDE_TASKS = {}
 
 
 def _imports_base(tree):

@@ -244,10 +244,11 @@ def test_a_write_in_a_hook_class_of_tasks_is_found(tmp_path, monkeypatch):
 
 PLUGINS = os.path.join(MODULE_UTILS, '..')
 # The module_utils files that import shares.py for what is a share's own: its
-# plan and steps (share_steps.py, share_task.py, fleet.py), ShareAPI (fleet.py,
-# snapshots.py), its input checks (manage.py) and its export locations (replicas.py).
-SHARE_SPECIFIC = ('fleet.py', 'manage.py', 'replicas.py', 'share_steps.py', 'share_task.py',
-                  'snapshots.py')
+# plan and steps (share_steps.py, tasks/share.py, fleet.py), ShareAPI (fleet.py,
+# snapshots.py, tasks/replica.py), its input checks (manage.py) and its export locations
+# (replicas.py); paths under module_utils, tasks/ included.
+SHARE_SPECIFIC = ('fleet.py', 'manage.py', 'replicas.py', 'share_steps.py', 'snapshots.py',
+                  'tasks/replica.py', 'tasks/share.py')
 
 
 def _parse(path):
@@ -292,16 +293,14 @@ def taken_through_shares(plugins=PLUGINS):
     imports shares.py at all."""
     own = _own_names(_parse(os.path.join(plugins, 'module_utils', 'shares.py')))
     found = []
-    for directory in sorted(os.listdir(plugins)):
-        path = os.path.join(plugins, directory)
-        if not os.path.isdir(path):
-            continue
-        for filename in sorted(os.listdir(path)):
-            if not filename.endswith('.py') or (directory, filename) == ('module_utils', 'shares.py'):
+    for root, _dirs, files in sorted(os.walk(plugins)):
+        for filename in sorted(files):
+            where = os.path.relpath(os.path.join(root, filename), plugins).replace(os.sep, '/')
+            if not filename.endswith('.py') or where == 'module_utils/shares.py':
                 continue
-            taken, imports = _names_taken_from_shares(_parse(os.path.join(path, filename)))
-            where = '%s/%s' % (directory, filename)
-            if imports and directory == 'module_utils' and filename not in SHARE_SPECIFIC:
+            taken, imports = _names_taken_from_shares(_parse(os.path.join(root, filename)))
+            in_utils = where.startswith('module_utils/')
+            if imports and in_utils and where[len('module_utils/'):] not in SHARE_SPECIFIC:
                 found.append(where)
             found.extend('%s %s' % (where, name) for name in sorted(taken - own))
     return found
@@ -329,10 +328,12 @@ def test_the_check_finds_a_helper_taken_through_shares_py(tmp_path):
         '    return metadata_items(desired)\n')
     (utils / 'fleet.py').write_text(prefix + '.shares import CREATE, plan_create\n')
     (utils / 'access.py').write_text(prefix + '.shares import metadata_items\n')
+    (utils / 'tasks').mkdir()
+    (utils / 'tasks' / 'hooks.py').write_text(prefix + '.shares import plan_create\n')
     (modules / 'thing.py').write_text(
         prefix + ' import shares\n'
         'shares.plan_create({})\n'
         'shares.metadata_items({})\n')
     assert taken_through_shares(str(tmp_path)) == [
         'module_utils/access.py', 'module_utils/access.py metadata_items',
-        'modules/thing.py metadata_items']
+        'module_utils/tasks/hooks.py', 'modules/thing.py metadata_items']

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # GNU General Public License v3.0+ (see COPYING or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The share module's hooks (share_task.ShareTask) on scripted HTTP: the
+"""The share module's hooks (tasks/share.py: ShareTask) on scripted HTTP: the
 restore from the recycle bin, the soft delete, a create from a snapshot, a
 resize with and without wait, check mode's view, and the requests each
 sends, in order."""

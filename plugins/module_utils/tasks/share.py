@@ -6,8 +6,8 @@
 
 ``ShareTask`` is the base of the share module, which keeps its options, reads
 its input, sets ``self.shares`` (a shares.ShareAPI) and ``self.locks`` (a
-locks.ShareLockTask), runs its manage and unmanage flows (manage.py) and
-hands every other task to ``converge_on``.  Here is what the template asks
+locks.ShareLockTask) and hands the task to ``converge_on``; the manage and
+unmanage actions are tasks/manage.py's ShareManageHooks, in front of this class.  Here is what the template asks
 of it: the plan of each state (create, update, restore; delete or soft
 delete with the share's snapshots), check mode's view, the writes, and the
 result with the share's deletion locks converged.
