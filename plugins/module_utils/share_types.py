@@ -43,6 +43,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import share_type_label as label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
@@ -77,10 +78,6 @@ SIZE_SPECS = ('provisioning:max_share_size', 'provisioning:min_share_size',
 CREATE = 'create'
 UPDATE = 'update'
 DELETE = 'delete'
-
-
-def label(share_type):
-    return 'Share type %s (%s)' % (share_type.get('name'), share_type.get('id') or 'new')
 
 
 def as_bool(value, allow_is=True):
@@ -375,8 +372,6 @@ class ShareTypeAPI(ResourceAPI):
     refusals explained), and extra specs and project access."""
 
     kind = 'share_type'
-    noun = 'share type'
-    label = staticmethod(label)
 
     def resolve_projects(self, wanted, known=()):
         """Keystone's ID of each project of the task (names or IDs), sorted.

@@ -48,11 +48,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.metadata import (
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import snapshot_label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
-    Statuses,
     apply_to_view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -93,10 +93,6 @@ CREATE = 'create'
 UPDATE = 'update'
 DELETE = 'delete'
 REVERT = 'revert'
-
-
-def snapshot_label(snapshot):
-    return 'Snapshot %s (%s)' % (snapshot.get('name'), snapshot['id'])
 
 
 def names_and_ids(snapshots):
@@ -433,11 +429,6 @@ class SnapshotAPI(ResourceAPI):
     deletion of a share's snapshots."""
 
     kind = 'snapshot'
-    noun = 'snapshot'
-    label = staticmethod(snapshot_label)
-    states = Statuses(ready=(SNAPSHOT_AVAILABLE,), busy=SNAPSHOT_BUSY_STATES,
-                      error=SNAPSHOT_ERROR_STATES, leaving=SNAPSHOT_LEAVING_STATES)
-    metadata_feature = 'snapshot_metadata'
     racing = staticmethod(racing_snapshots)
     update_shown = staticmethod(update_fields)
 
