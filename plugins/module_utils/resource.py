@@ -265,11 +265,12 @@ class ResourceAPI(object):
     def list_for(self, parent_id, query=None, paged=False):
         """The resources of the parent ``parent_id`` (a share: the row's
         ``parent_filter`` names it), with the row's listing query and ``query``;
-        one request, or every page (``paged``: lookups.list_all)."""
+        one request, or every page (``paged``: lookups.list_all).  The parent
+        filter comes after ``query`` in the URL, unless ``query`` places it."""
         spec = self.spec
         full = dict(spec.listing_query)
-        full[spec.parent_filter] = parent_id
         full.update(query or {})
+        full[spec.parent_filter] = parent_id
         if paged:
             return lookups.list_all(self.client, spec.listing, spec.list_key, full,
                                     kind_feature=self.feature)
