@@ -251,7 +251,7 @@ class ResourceAPI(object):
         """Remove a namesake this task made and does not keep (settle_namesakes;
         ``wait``: the task's).  A resource just made is used by nothing: it is
         deleted at once."""
-        self.delete(resource['id'], missing_ok=True)
+        if_found(self.delete, resource['id'])
 
     def deletion_words(self, resource_id):
         """How messages name the deletion of ``resource_id``."""

@@ -56,6 +56,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     apply_to_view,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    ACCESS_RULES_STATUS_ACTIVE,
     SHARE_BUSY_STATES,
     SHARE_ERROR_STATES,
     SHARE_REVERT_FAILED,
@@ -296,7 +297,7 @@ def check_revertable(share, snapshot, snapshots):
         raise CannotConverge('%s is in status %s; Manila reverts only an available share.'
                              % (share_label(share), share.get('status')))
     rules = share.get('access_rules_status')
-    if rules not in (None, 'active'):
+    if rules is not None and rules not in ACCESS_RULES_STATUS_ACTIVE:
         raise CannotConverge(
             '%s has access rules in status %s; Manila reverts a share only while its '
             'rules are active. Fix the rules (openkeel.manila.share_access) and run again.'
