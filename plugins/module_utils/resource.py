@@ -428,11 +428,12 @@ class ResourceAPI(object):
     def must_wait(self, resource, wait):
         """True when the resource is busy; CannotConverge when it is busy and
         the task may not wait (``wait`` false)."""
-        if resource.get(self.spec.status_field) not in self.states.busy:
+        status = resource.get(self.spec.status_field)
+        if status not in self.states.busy:
             return False
         if not wait:
             raise CannotConverge('%s is busy (%s); run again later or set wait=true.%s'
-                                 % (self.label(resource), resource.get('status'),
+                                 % (self.label(resource), status,
                                     self.busy_hint))
         return True
 

@@ -38,7 +38,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
-    NotFound,
     reword,
     same_details,
 )
@@ -48,6 +47,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
@@ -439,9 +439,8 @@ class ShareTypeAPI(ResourceAPI):
 
     def projects(self, type_id):
         """The project IDs with access to a private type (admin-only)."""
-        try:
-            body = self.client.get('types/%s/share_type_access' % type_id)
-        except NotFound:
+        body = if_found(self.client.get, 'types/%s/share_type_access' % type_id)
+        if body is None:
             return []   # a public type has no list
         return sorted(p['project_id'] for p in body.get('share_type_access', []))
 
@@ -492,13 +491,10 @@ class ShareTypeAPI(ResourceAPI):
 
     @reword(Forbidden, _admin_only)
     def delete_spec(self, type_id, key):
-        def send():
-            try:
-                self.client.delete('types/%s/extra_specs/%s' % (type_id, quote(key, safe='')))
-            except NotFound:
-                pass    # already gone: what the task wanted
+        # a spec already gone is what the task wanted
         self.client.write_once(
-            send, writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
+            lambda: if_found(self.client.delete,
+                             'types/%s/extra_specs/%s' % (type_id, quote(key, safe=''))), writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
             'the removal of extra spec %r of share type %s' % (key, type_id))
 
     @reword(Forbidden, _admin_only)

@@ -27,7 +27,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
-    NotFound,
     WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
@@ -46,6 +45,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     Plan,
     ResourceAPI,
     apply_to_view,
+    if_found,
     left_as_read,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
@@ -355,10 +355,7 @@ class ShareAPI(ResourceAPI):
         return self.find_named(name)
 
     def default_share_type(self):
-        try:
-            return self.client.get('types/default').get('share_type')
-        except NotFound:
-            return None
+        return (if_found(self.client.get, 'types/default') or {}).get('share_type')
 
     def remove_namesake(self, resource, wait=True):
         """A newer namesake of this task's is deleted once it is at rest, so

@@ -31,7 +31,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
-    NotFound,
     UnsupportedFeature,
     WaitTimeout,
     reword,
@@ -464,9 +463,7 @@ class SnapshotAPI(ResourceAPI):
         settled = self.wait_if_busy(resource)
         if settled is None:
             return
-        try:
-            self.delete(settled['id'])
-        except NotFound:
+        if not self.delete(settled['id'], missing_ok=True):
             return
         if wait:
             self.wait_gone(settled)
