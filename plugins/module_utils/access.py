@@ -524,7 +524,9 @@ class AccessAPI(ResourceAPI):
                 feature='update_access_level').get('access', {})),
             changed, 'the change of access rule %s to %s' % (rule_id, level))
 
-    def set_metadata(self, rule_id, items):
+    def set_metadata(self, resource_id, items):
+        rule_id = resource_id
+
         def changed():
             current = self.get(rule_id) or {}
             metadata = current.get('metadata') or {}

@@ -49,6 +49,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SNAPSHOT_LEAVING_STATES,
 )
 
+
 class Statuses(object):
     """A kind's status table: the states a wait reaches (``ready``), those of
     work under way (``busy``), failures (``error``) and those on the way out

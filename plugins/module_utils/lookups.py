@@ -38,12 +38,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
-# The kinds table's rows, and the label of a share, as lookups has always named them.
-from ansible_collections.openkeel.manila.plugins.module_utils.kinds import (  # noqa: F401
-    KINDS,
-    Kind,
-    share_label,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import KINDS
+
+# The kinds table's rows and the label of a share, by the names lookups' callers know.
+Kind = kinds.Kind
+share_label = kinds.share_label
 
 UUID_RE = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                      r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')

@@ -32,8 +32,9 @@ applied), ``update_observer``, ``explainer`` (what explains a failed wait),
 keep), ``deletion_words`` (how the deletion is named).
 
 Missing is fine, said one way: ``get`` answers None for a resource Manila
-does not have, ``delete(..., missing_ok=True)`` takes a 404 as done, and
-``if_found(call)`` answers None for any other read that meets a 404.
+does not have, and ``if_found(call, ...)`` answers None for any other call
+that meets a 404 (``if_found(api.delete, ID)``: a deletion of a resource
+already gone is done).
 
 Every write goes through ``client.write_once`` (``writes.create_once``): a
 lost answer or a 5xx is followed by a look at Manila, never by a blind second
@@ -383,16 +384,12 @@ class ResourceAPI(object):
             writes.lacks_key(self.client, self.kind, resource_id, key),
             'the removal of metadata key %r of %s %s' % (key, self.noun, resource_id))
 
-    def delete(self, resource_id, missing_ok=False):
-        """Delete the resource; True once sent.  ``missing_ok``: one Manila
-        does not have is fine (False, no error)."""
+    def delete(self, resource_id):
+        """Delete the resource; True once Manila took the deletion (NotFound
+        when it has no such resource: ``if_found(api.delete, ID)`` where that
+        is fine)."""
         def send():
-            try:
-                self.client.delete(self.path(resource_id), feature=self.feature)
-            except NotFound:
-                if not missing_ok:
-                    raise
-                return False
+            self.client.delete(self.path(resource_id), feature=self.feature)
             return True
         return self.client.write_once(
             send, writes.gone_or_leaving(self.client, self.kind, resource_id,

@@ -494,7 +494,8 @@ class ShareTypeAPI(ResourceAPI):
         # a spec already gone is what the task wanted
         self.client.write_once(
             lambda: if_found(self.client.delete,
-                             'types/%s/extra_specs/%s' % (type_id, quote(key, safe=''))), writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
+                             'types/%s/extra_specs/%s' % (type_id, quote(key, safe=''))),
+            writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
             'the removal of extra spec %r of share type %s' % (key, type_id))
 
     @reword(Forbidden, _admin_only)

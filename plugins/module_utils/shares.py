@@ -374,7 +374,7 @@ class ShareAPI(ResourceAPI):
                 share_label(share), self.timeout)
             if share is None:
                 return
-        self.delete(share['id'], missing_ok=True)
+        if_found(self.delete, share['id'])
 
     def resize(self, share_id, new_size, current_size):
         action = 'extend' if new_size > current_size else 'shrink'

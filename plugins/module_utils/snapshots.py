@@ -53,6 +53,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     Plan,
     ResourceAPI,
     apply_to_view,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_RULES_STATUS_ACTIVE,
@@ -463,7 +464,7 @@ class SnapshotAPI(ResourceAPI):
         settled = self.wait_if_busy(resource)
         if settled is None:
             return
-        if not self.delete(settled['id'], missing_ok=True):
+        if not if_found(self.delete, settled['id']):
             return
         if wait:
             self.wait_gone(settled)

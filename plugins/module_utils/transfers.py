@@ -51,7 +51,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     oldest_first,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
-from ansible_collections.openkeel.manila.plugins.module_utils.resource import ResourceAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    ResourceAPI,
+    if_found,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_AVAILABLE,
@@ -174,7 +177,9 @@ class TransferAPI(ResourceAPI):
 
     kind = 'share_transfer'
 
-    def require(self, what='share transfers'):
+    # A transfer is not found by name: require() is the feature check, as its
+    # callers know it.
+    def require(self, what='share transfers'):  # pylint: disable=arguments-renamed
         self.require_feature(what)
 
     def list_for_share(self, share_id):
@@ -210,7 +215,8 @@ class TransferAPI(ResourceAPI):
                if owned_here(s) and s['id'] not in before]
         return new[0] if len(new) == 1 else None
 
-    def create(self, share, name=None, cancelled=()):
+    # An offer is made of the share (and a name), not of a body.
+    def create(self, share, name=None, cancelled=()):  # pylint: disable=arguments-renamed
         """Create a transfer of ``share``: the transfer with its ``auth_key``.
 
         Through ``write_once``: after a lost answer or a 5xx, a transfer of the
@@ -254,9 +260,9 @@ class TransferAPI(ResourceAPI):
                 raise reworded_accept_refusal(transfer_id, exc)
             raise
 
-    def delete(self, resource_id, missing_ok=True):
+    def delete(self, resource_id):
         """Cancel a transfer; one that is gone already is fine (False)."""
-        return super(TransferAPI, self).delete(resource_id, missing_ok)
+        return bool(if_found(super(TransferAPI, self).delete, resource_id))
 
     def deletion_words(self, resource_id):
         return 'the cancel of transfer %s' % resource_id

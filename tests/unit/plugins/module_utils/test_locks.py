@@ -13,7 +13,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import UnsupportedFeature
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import NotFound, UnsupportedFeature
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import if_found
 from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     LockAPI,
     absent_refusal,
@@ -258,11 +259,14 @@ def test_a_lock_is_removed_by_itself_or_by_its_id():
         expect('DELETE', '/v2/resource-locks/l1', ScriptedResponse(204)),
         expect('DELETE', '/v2/resource-locks/l2', ScriptedResponse(204)),
         expect('DELETE', '/v2/resource-locks/l3', GONE),
+        expect('DELETE', '/v2/resource-locks/l4', GONE),
     ])
     api = LockAPI(client)
     assert api.delete({'id': 'l1'}) is True
     assert api.delete('l2') is True
-    assert api.delete('l3', missing_ok=True) is False
+    assert if_found(api.delete, 'l3') is None
+    with pytest.raises(NotFound):
+        api.delete('l4')
     assert api.deletion_words('l1') == 'the removal of lock l1'
 
 

@@ -624,4 +624,3 @@ def test_below_2_56_a_replica_read_is_experimental_and_a_404_is_none():
     api = ReplicaAPI(client)
     assert api.get('r9') is None
     assert api.list_for_share('s1') == [] and len(session.calls) == 3
-

@@ -11,7 +11,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
+from ansible_collections.openkeel.manila.plugins.module_utils import resource as base_resource
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     UnsupportedFeature,
