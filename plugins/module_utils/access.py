@@ -28,7 +28,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
-    NotFound,
     WaitTimeout,
     reword,
     same_details,
@@ -40,6 +39,8 @@ from ansible_collections.openkeel.manila.plugins.module_utils.microversions impo
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
+    ResourceAPI,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     ACCESS_ACTIVE_STATES,
@@ -419,12 +420,13 @@ def predicted_rules(existing, plan):
 
 # -- calls --------------------------------------------------------------------
 
-class AccessAPI(object):
-    """The access-rule calls for one client, at its negotiated microversion."""
+class AccessAPI(ResourceAPI):
+    """The access-rule calls for one client, at its negotiated microversion:
+    the shared ones (resource.ResourceAPI: a rule's parent is its share, its
+    status is its ``state``), and the allow, deny, level and metadata writes,
+    the twins of a race and the waits of a share's rules."""
 
-    def __init__(self, client, timeout=180):
-        self.client = client
-        self.timeout = timeout
+    kind = 'access_rule'
 
     # reading
     def list(self, share_id, filters=None):
@@ -442,18 +444,17 @@ class AccessAPI(object):
         """Every rule of a share (2.45+: GET /share-access-rules; else the
         ``access_list`` action, which is a read sent as POST)."""
         if self.client.supports('share_access_rules_api'):
-            query = {'share_id': share_id}
+            query = {self.spec.parent_filter: share_id}
             for key, value in (filters or {}).items():
                 if key == 'metadata' and value:
                     # Manila parses this with ast.literal_eval.
                     query['metadata'] = repr(dict(value))
                 elif value is not None:
                     query[key] = value
-            body = self.client.get('share-access-rules', query=query)
-        else:
-            body = self.client.action('shares/%s' % share_id, 'access_list',
-                                      None, read_only=True)
-        return body.get('access_list', [])
+            return self.list_for(share_id, query)
+        body = self.client.action('shares/%s' % share_id, 'access_list',
+                                  None, read_only=True)
+        return body.get(self.spec.list_key, [])
 
     # writing
     def allow(self, share_id, rule):
@@ -508,12 +509,10 @@ class AccessAPI(object):
             denied, 'the deny of access rule %s (%s) on share %s' % (
                 _label(rule), rule['id'], share_id))
 
-    def get(self, rule_id):
-        try:
-            return without_secrets(self.client.get('share-access-rules/%s' % rule_id).get(
-                'access', {}))
-        except NotFound:
-            return None
+    def get(self, resource_id):
+        """The rule with this ID without its secrets, or None (a 404 is fine)."""
+        body = if_found(self.client.get, self.path(resource_id), feature=self.feature)
+        return None if body is None else without_secrets(body.get(self.spec.item_key, {}))
 
     def update_level(self, rule_id, level):
         def changed():
@@ -521,17 +520,19 @@ class AccessAPI(object):
             return current if current and current.get('access_level') == level else None
         return self.client.write_once(
             lambda: without_secrets(self.client.put(
-                'share-access-rules/%s' % rule_id, {'update_access': {'access_level': level}},
+                self.path(rule_id), {'update_access': {'access_level': level}},
                 feature='update_access_level').get('access', {})),
             changed, 'the change of access rule %s to %s' % (rule_id, level))
 
-    def set_metadata(self, rule_id, items):
+    def set_metadata(self, resource_id, items):
+        rule_id = resource_id
+
         def changed():
             current = self.get(rule_id) or {}
             metadata = current.get('metadata') or {}
             return True if all(metadata.get(k) == v for k, v in items.items()) else None
         self.client.write_once(
-            lambda: self.client.put('share-access-rules/%s/metadata' % rule_id,
+            lambda: self.client.put('%s/metadata' % self.path(rule_id),
                                     {'metadata': items}, feature='access_rule_metadata'),
             changed, 'the metadata update of access rule %s' % rule_id)
 

@@ -43,12 +43,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     ManilaError,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import KINDS
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
+    ResourceAPI,
 )
 
-FEATURE = 'resource_locks'
+FEATURE = KINDS['resource_lock'].feature
+# The locks this collection places and reads: those against a share's deletion.
+DELETE_LOCKS = dict(resource_type='share', resource_action='delete')
 RULE_LOCK_PREFIX = 'Locked by access lock:'
 MAX_REASON = 1023
 # What the results show of a lock.
@@ -252,26 +256,28 @@ def unseen_refusal(label, ids, seen=()):
 
 # -- calls ---------------------------------------------------------------------------
 
-class LockAPI(object):
-    """The delete locks of shares: listing and writes (each through write_once)."""
+class LockAPI(ResourceAPI):
+    """The delete locks of shares: the shared calls (resource.ResourceAPI;
+    every one carries the ``resource_locks`` feature of the kind's row), the
+    listings and the writes of a lock's reason."""
 
-    def __init__(self, client):
-        self.client = client
+    kind = 'resource_lock'
 
-    def supported(self):
-        return self.client.supports(FEATURE)
-
-    def require(self, what='deletion_lock'):
-        self.client.require(FEATURE, what)
+    # A lock has no name: require() is the feature check, as its callers know it.
+    def require(self, what='deletion_lock'):  # pylint: disable=arguments-renamed
+        self.require_feature(what)
 
     def list(self, share_id=None, all_projects=False):
         """The delete locks of one share, or of every share the user sees (paged)."""
-        query = dict(resource_type='share', resource_action='delete')
+        query = dict(DELETE_LOCKS)
         if share_id:
             query['resource_id'] = share_id
         if all_projects:
             query['all_projects'] = 'true'
-        return lookups.list_all(self.client, 'resource-locks', 'resource_locks', query)
+        if share_id:
+            return self.list_for(share_id, query, paged=True)
+        return lookups.list_all(self.client, self.spec.listing, self.spec.list_key, query,
+                                kind_feature=self.feature)
 
     def by_share(self):
         """Every delete lock the user sees, per share ID (one listing)."""
@@ -290,38 +296,31 @@ class LockAPI(object):
 
     def create(self, share_id, reason, known=()):
         """Lock the share; ``known``: the IDs of its locks before (for the
-        look after a lost answer)."""
-        before = set(known)
-        body = dict(resource_lock=dict(resource_id=share_id, resource_type='share',
-                                       resource_action='delete'))
+        look after a lost answer: the lock of the share with this reason that
+        was not there before)."""
+        body = dict(resource_id=share_id, resource_type='share', resource_action='delete')
         if reason:
-            body['resource_lock']['lock_reason'] = reason
-
-        def send():
-            return self.client.post('resource-locks', body, feature=FEATURE)['resource_lock']
-
-        def observe():
-            made = [lock for lock in self.list(share_id) if lock['id'] not in before
-                    and (lock.get('lock_reason') or '') == (reason or '')]
-            return made[0] if made else None
-        return self.client.write_once(send, observe, 'the deletion lock of share %s' % share_id)
+            body['lock_reason'] = reason
+        return self.create_unnamed(
+            body, share_id, known, 'the deletion lock of share %s' % share_id,
+            matches=lambda lock: (lock.get('lock_reason') or '') == (reason or ''),
+            listing=lambda: self.list(share_id))
 
     def update_reason(self, lock, reason):
-        path = 'resource-locks/%s' % lock['id']
-
-        def send():
-            return self.client.put(path, dict(resource_lock=dict(lock_reason=reason)),
-                                   feature=FEATURE)['resource_lock']
-        return self.client.write_once(send, writes.changed_to(
-            self.client, 'resource_lock', lock['id'], dict(lock_reason=reason)),
+        return self.client.write_once(
+            lambda: self.client.put(self.path(lock['id']),
+                                    dict(resource_lock=dict(lock_reason=reason)),
+                                    feature=self.feature)['resource_lock'],
+            writes.changed_to(self.client, self.kind, lock['id'], dict(lock_reason=reason)),
             'the reason of lock %s' % lock['id'])
 
-    def delete(self, lock):
-        def send():
-            self.client.delete('resource-locks/%s' % lock['id'], feature=FEATURE)
-            return True
-        return self.client.write_once(send, writes.gone_or_leaving(
-            self.client, 'resource_lock', lock['id']), 'the removal of lock %s' % lock['id'])
+    def delete(self, resource_id):
+        """Remove a lock (``resource_id``: the lock, or its ID)."""
+        lock_id = resource_id['id'] if isinstance(resource_id, dict) else resource_id
+        return super(LockAPI, self).delete(lock_id)
+
+    def deletion_words(self, resource_id):
+        return 'the removal of lock %s' % resource_id
 
     def apply(self, share_id, plan):
         """Send the plan; the share's delete locks afterwards (as far as known)."""

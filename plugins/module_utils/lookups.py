@@ -15,9 +15,11 @@
 - Listings page with limit/offset until Manila has nothing more (or, where
   it counts, until the count is reached), each item once.
 
-Beside the label of each kind (``KINDS``) are the words that name one share
-in a message: ``share_label`` opens a sentence, ``share_in_sentence`` sits
-inside one.  The other kinds' API classes have their own ``label``.
+How each kind is listed and read is its row in the kinds table (kinds.py,
+``KINDS``, imported here for the callers that know it as ``lookups.KINDS``);
+a kind whose every call needs a feature (``Kind.feature``) reads with it.
+Beside it are the words that name one share in a message: ``share_label``
+(kinds.py's) opens a sentence, ``share_in_sentence`` sits inside one.
 
 The neighbours: writes.py (writes that take effect once and the name races
 of creates), manila_messages.py (user messages and points in time),
@@ -36,6 +38,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import KINDS
+
+# The kinds table's rows and the label of a share, by the names lookups' callers know.
+Kind = kinds.Kind
+share_label = kinds.share_label
 
 UUID_RE = re.compile(r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                      r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$')
@@ -60,49 +68,6 @@ COUNTED_LISTINGS = {
 UNCOUNTED_FILTERS = ('project_id',)
 
 
-class Kind(object):
-    """How one kind of resource is listed and read."""
-
-    def __init__(self, label, listing, list_key, item, item_key,
-                 name_filter=True, listing_query=None):
-        self.label = label
-        self.listing = listing
-        self.list_key = list_key
-        self.item = item
-        self.item_key = item_key
-        # False: the listing has no server-side name filter (match in it).
-        self.name_filter = name_filter
-        self.listing_query = listing_query or {}
-
-
-KINDS = {
-    'share': Kind('share', 'shares/detail', 'shares', 'shares/%s', 'share'),
-    'snapshot': Kind('share snapshot', 'snapshots/detail', 'snapshots',
-                     'snapshots/%s', 'snapshot'),
-    'message': Kind('user message', 'messages', 'messages', 'messages/%s', 'message',
-                    name_filter=False),
-    'share_network': Kind('share network', 'share-networks/detail',
-                          'share_networks', 'share-networks/%s', 'share_network'),
-    'share_type': Kind('share type', 'types', 'share_types', 'types/%s',
-                       'share_type', name_filter=False,
-                       listing_query={'is_public': 'all'}),
-    # No GET by ID: an ID is matched in the (short) listing too.
-    'availability_zone': Kind('availability zone', 'availability-zones',
-                              'availability_zones', None, None, name_filter=False),
-    'security_service': Kind('security service', 'security-services/detail',
-                             'security_services', 'security-services/%s',
-                             'security_service'),
-    'resource_lock': Kind('resource lock', 'resource-locks', 'resource_locks',
-                          'resource-locks/%s', 'resource_lock', name_filter=False),
-}
-
-
-def share_label(share):
-    """'Share NAME (ID)', capitalised: the subject that opens a message
-    (share_in_sentence names a share inside one)."""
-    return 'Share %s (%s)' % (share.get('name'), share['id'])
-
-
 def share_in_sentence(share):
     """'share NAME (ID)' (or 'share ID' without a name), lower case: a share
     named inside a sentence (share_label opens one)."""
@@ -123,7 +88,8 @@ def get_by_id(client, kind, resource_id, query=None):
         return single(kind, resource_id, [item for item in found.get(spec.list_key, [])
                                           if item.get('id') == resource_id])
     try:
-        return client.get(spec.item % resource_id, query=query).get(spec.item_key)
+        return client.get(spec.item % resource_id, query=query,
+                          feature=spec.feature).get(spec.item_key)
     except NotFound:
         return None
 
@@ -135,7 +101,7 @@ def list_by_name(client, kind, name, extra_filters=None):
     if spec.name_filter:
         query['name'] = name
     query.update(extra_filters or {})
-    found = client.get(spec.listing, query=query).get(spec.list_key, [])
+    found = client.get(spec.listing, query=query, feature=spec.feature).get(spec.list_key, [])
     return [item for item in found if item.get('name') == name]
 
 
@@ -226,7 +192,7 @@ def resolve_id(client, kind, name_or_id, known_ids=(), option=None):
     return require(client, kind, name_or_id, option=option)['id']
 
 
-def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
+def pages(client, path, list_key, query=None, page_size=PAGE_SIZE, kind_feature=None):
     """Every item of a listing, once, paging with limit/offset (a generator).
 
     Manila has no marker for these listings, and a page shorter than the
@@ -253,7 +219,7 @@ def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
         if counted:
             page_query['with_count'] = 'true'
         page_query.update(limit=page_size, offset=offset)
-        answer = client.get(path, query=page_query)
+        answer = client.get(path, query=page_query, feature=kind_feature)
         page = answer.get(list_key) or []
         fresh = 0
         for item in page:
@@ -270,6 +236,7 @@ def pages(client, path, list_key, query=None, page_size=PAGE_SIZE):
             return
 
 
-def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE):
-    """Every item of a listing, each once (see pages())."""
-    return list(pages(client, path, list_key, query, page_size))
+def list_all(client, path, list_key, query=None, page_size=PAGE_SIZE, kind_feature=None):
+    """Every item of a listing, each once (see pages(); ``kind_feature``: the
+    feature of the listed kind, which every page carries)."""
+    return list(pages(client, path, list_key, query, page_size, kind_feature))

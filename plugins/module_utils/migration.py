@@ -28,9 +28,11 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_in_sentence
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import KINDS
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
+    ResourceAPI,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     MIGRATION_CANCELLABLE_STATES,
@@ -45,7 +47,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     MIGRATION_PHASE1_DONE_STATES,
     MIGRATION_SOURCE_INSTANCE_STATUS,
     MIGRATION_SUCCESS,
-    SHARE_ERROR_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     explain_safely,
@@ -281,19 +282,27 @@ def admin_only(what):
         exc, ManilaError, '%s %s (Manila said: %s)' % (what, ADMIN_ONLY, exc.message)))
 
 
-class MigrationAPI(object):
-    """The migration calls of one share, and waits that explain failures."""
+# A migrated share's own statuses (after the cutover).
+SHARE = KINDS['share'].statuses
+
+
+class MigrationAPI(ResourceAPI):
+    """The migration calls of one share, and waits that explain failures: the
+    shared calls (resource.ResourceAPI: a migration is read on its share, its
+    status is the share's ``task_state``), and the steps, the progress and
+    the waits of a migration."""
+
+    kind = 'share_migration'
 
     def __init__(self, client, timeout=3600, on_poll=None):
-        self.client = client
-        self.timeout = timeout
+        super(MigrationAPI, self).__init__(client, timeout)
         self.on_poll = on_poll
         self.last_progress = None
         self.last_seen = None
 
     # reads
     def get_share(self, share_id):
-        return lookups.get_by_id(self.client, 'share', share_id)
+        return self.get(share_id)
 
     @admin_only('Listing the instances of a share failed.')
     def instances(self, share_id):
@@ -392,7 +401,7 @@ class MigrationAPI(object):
     def wait_task_state(self, share, targets, errors, what):
         return wait_for_status(
             self.client, lambda: self._fetch(share['id']), targets, errors, what,
-            self.timeout, field='task_state', explain=lambda _seen: self.explain(share),
+            self.timeout, field=self.spec.status_field, explain=lambda _seen: self.explain(share),
             on_poll=self.on_poll)
 
     def wait_phase1(self, share):
@@ -422,8 +431,8 @@ class MigrationAPI(object):
     def wait_available(self, share):
         """After the cutover: the share is available again (or failed)."""
         return wait_for_status(
-            self.client, lambda: self.get_share(share['id']), ['available'],
-            SHARE_ERROR_STATES, share_in_sentence(share).capitalize(), self.timeout,
+            self.client, lambda: self.get_share(share['id']), SHARE.ready,
+            SHARE.error, share_in_sentence(share).capitalize(), self.timeout,
             explain=lambda _share: self.explain(share))
 
     def wait_destination(self, share, timeout):

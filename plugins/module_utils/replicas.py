@@ -21,12 +21,17 @@ __metaclass__ = type
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
-    NotFound,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import (
+    KINDS,
+    replica_label as label,
+    share_label,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
+    ResourceAPI,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     export_paths,
@@ -42,10 +47,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     REPLICA_STATE_IN_SYNC,
     REPLICA_STATE_OUT_OF_SYNC,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
-    user_message_explainer,
-    wait_until,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.waiter import wait_until
 
 # Plan actions (NOTHING from resource.py).
 CREATE = 'create'
@@ -62,11 +64,6 @@ def view(replica):
     if not replica:
         return {}
     return dict((k, replica.get(k)) for k in VIEW_FIELDS)
-
-
-def label(replica):
-    return 'Replica %s (%s, zone %s)' % (replica['id'], replica.get('replica_state'),
-                                         replica.get('availability_zone'))
 
 
 def is_active(replica):
@@ -304,29 +301,25 @@ def plan_absent(replicas, desired):
 
 # -- calls -------------------------------------------------------------------------
 
-FEATURE = 'share_replicas'
+FEATURE = KINDS['share_replica'].feature
 
 
-class ReplicaAPI(object):
-    """The replica calls; every one through the client with the replica feature."""
+class ReplicaAPI(ResourceAPI):
+    """The replica calls: the shared ones (resource.ResourceAPI; every one
+    carries the ``share_replicas`` feature of the kind's row), and export
+    locations, promote, resync and the waits of a replica's own states."""
+
+    kind = 'share_replica'
 
     def __init__(self, client, timeout=600):
-        self.client = client
-        self.timeout = timeout
+        super(ReplicaAPI, self).__init__(client, timeout)
 
-    def require(self):
-        self.client.require(FEATURE, 'Share replication')
+    # A replica has no name: require() is the feature check, as its callers know it.
+    def require(self, what='Share replication'):  # pylint: disable=arguments-renamed
+        self.require_feature(what)
 
     def list_for_share(self, share_id):
-        return self.client.get('share-replicas/detail', query={'share_id': share_id},
-                               feature=FEATURE).get('share_replicas', [])
-
-    def get(self, replica_id):
-        try:
-            return self.client.get('share-replicas/%s' % replica_id,
-                                   feature=FEATURE).get('share_replica')
-        except NotFound:
-            return None
+        return self.list_for(share_id)
 
     def export_locations(self, replica_id):
         """A replica's export locations, Manila's preferred ones first, as the
@@ -334,12 +327,9 @@ class ReplicaAPI(object):
         the share)."""
         if not self.client.supports('replica_export_locations'):
             return []
-        try:
-            return sort_export_locations(self.client.get(
-                'share-replicas/%s/export-locations' % replica_id,
-                feature='replica_export_locations').get('export_locations', []))
-        except NotFound:
-            return []
+        return sort_export_locations((if_found(
+            self.client.get, '%s/export-locations' % self.path(replica_id),
+            feature='replica_export_locations') or {}).get('export_locations', []))
 
     def with_exports(self, replica):
         """The replica with its ``export_locations`` and the ``export_paths`` a
@@ -348,33 +338,18 @@ class ReplicaAPI(object):
         return dict(replica, export_locations=locations, export_paths=export_paths(locations))
 
     # -- writes --------------------------------------------------------------
-    def create(self, body, known_ids):
+    def create(self, body, known_ids=()):
         """Make the replica ``body`` describes, at most once: after a lost answer
         or a 5xx, a replica of the share that was not there before is it."""
         share_id = body['share_id']
         if body.get('share_network_id'):
             self.client.require('replica_share_network', 'share_network for a replica')
+        return self.create_unnamed(body, share_id, known_ids,
+                                   'the create of a replica of share %s' % share_id)
 
-        def observe():
-            new = [r for r in present(self.list_for_share(share_id))
-                   if r['id'] not in known_ids]
-            return new[0] if new else None
-        return self.client.write_once(
-            lambda: self.client.post('share-replicas', {'share_replica': body},
-                                     feature=FEATURE)['share_replica'],
-            observe, 'the create of a replica of share %s' % share_id)
-
-    def delete(self, replica_id):
-        def observe():
-            replica = self.get(replica_id)
-            return True if replica is None or replica.get('status') in REPLICA_LEAVING_STATES else None
-
-        def send():
-            try:
-                self.client.delete('share-replicas/%s' % replica_id, feature=FEATURE)
-            except NotFound:
-                pass
-        self.client.write_once(send, observe, 'the deletion of replica %s' % replica_id)
+    def delete(self, resource_id):
+        """Delete a replica; one that is gone already is fine (None)."""
+        return if_found(super(ReplicaAPI, self).delete, resource_id)
 
     def promote(self, replica_id, quiesce_wait_time=None):
         args = None
@@ -389,14 +364,14 @@ class ReplicaAPI(object):
                 return True
             return None
         self.client.write_once(
-            lambda: self.client.action('share-replicas/%s' % replica_id, 'promote', args,
-                                       feature=FEATURE),
+            lambda: self.client.action(self.path(replica_id), 'promote', args,
+                                       feature=self.feature),
             observe, 'the promotion of replica %s' % replica_id)
 
     def resync(self, replica_id):
         self.client.write_once(
-            lambda: self.client.action('share-replicas/%s' % replica_id, 'resync', None,
-                                       feature=FEATURE),
+            lambda: self.client.action(self.path(replica_id), 'resync', None,
+                                       feature=self.feature),
             lambda: None, 'the resync of replica %s' % replica_id)
 
     # -- waits ---------------------------------------------------------------
@@ -405,18 +380,18 @@ class ReplicaAPI(object):
         replica_id = replica['id']
 
         def failure(r):
-            if r.get('status') in REPLICA_ERROR_STATES:
+            if r.get('status') in self.states.error:
                 return 'went to status %s' % r['status']
             if r.get('replica_state') == REPLICA_STATE_ERROR:
                 return 'went to replica_state error'
             return None
         return wait_until(
             self.client, lambda: self.get(replica_id),
-            lambda r: r is not None and r.get('status') == REPLICA_AVAILABLE
+            lambda r: r is not None and r.get('status') in self.states.ready
             and r.get('replica_state') in (REPLICA_STATE_IN_SYNC, REPLICA_STATE_ACTIVE),
             'Replica %s' % replica_id, 'it to be in_sync', self.timeout, failure=failure,
             describe=lambda r: '%s/%s' % (r.get('status'), r.get('replica_state')),
-            explain=user_message_explainer(self.client, replica_id))
+            explain=self.explainer(replica))
 
     def wait_promoted(self, share_id, replica_id):
         """Until ``replica_id`` is the one active replica of the share and every
@@ -426,7 +401,7 @@ class ReplicaAPI(object):
             mine = [r for r in replicas if r['id'] == replica_id]
             if not mine or not is_active(mine[0]):
                 return False
-            return all(r.get('status') not in REPLICA_BUSY_STATES for r in present(replicas)) and \
+            return all(r.get('status') not in self.states.busy for r in present(replicas)) and \
                 [r['id'] for r in present(replicas) if is_active(r)] == [replica_id]
 
         def failure(replicas):
@@ -436,20 +411,22 @@ class ReplicaAPI(object):
             # A replica an admin promotes from replica_state error keeps that state
             # while its status is replication_change: only at rest does it tell.
             for r in present(replicas):
-                if r['id'] == replica_id and in_error(r) and r.get('status') not in REPLICA_BUSY_STATES:
+                if r['id'] == replica_id and in_error(r) and r.get('status') not in self.states.busy:
                     return 'has %s in status %s/%s' % (label(r), r.get('status'),
                                                        r.get('replica_state'))
             return None
         return wait_until(
-            self.client, lambda: self.list_for_share(share_id), ready,
+            self.client, lambda: self.list_for(share_id), ready,
             'Share %s' % share_id, 'replica %s to be active' % replica_id, self.timeout,
             failure=failure,
             describe=lambda rs: ', '.join('%s %s/%s' % (r['id'], r.get('status'),
                                                         r.get('replica_state')) for r in rs),
-            explain=user_message_explainer(self.client, replica_id))
+            explain=self.explainer({'id': replica_id}))
 
-    def wait_gone(self, replica):
-        replica_id = replica['id']
+    def wait_gone(self, resource):
+        """Until Manila no longer shows the replica: its own words, and only
+        error_deleting fails it (a replica in error is deleted as well)."""
+        replica_id = resource['id']
 
         def failure(r):
             if r.get('status') == 'error_deleting':
@@ -458,17 +435,13 @@ class ReplicaAPI(object):
         return wait_until(
             self.client, lambda: self.get(replica_id), lambda r: r is None,
             'Replica %s' % replica_id, 'it to be gone', self.timeout, failure=failure,
-            describe=lambda r: r.get('status'),
-            explain=user_message_explainer(self.client, replica_id))
+            describe=lambda r: r.get('status'), explain=self.explainer(resource))
 
-    def wait_if_busy(self, replica):
+    def wait_out(self, resource):
         """A busy replica waited for until it rests (None once it is gone)."""
-        if replica.get('status') not in REPLICA_BUSY_STATES:
-            return replica
-        replica_id = replica['id']
+        replica_id = resource['id']
         return wait_until(
             self.client, lambda: self.get(replica_id),
-            lambda r: r is None or r.get('status') not in REPLICA_BUSY_STATES,
-            'Replica %s' % replica_id, 'it to finish %s' % replica.get('status'),
-            self.timeout, describe=lambda r: r.get('status'),
-            explain=user_message_explainer(self.client, replica_id))
+            lambda r: r is None or r.get('status') not in self.states.busy,
+            'Replica %s' % replica_id, 'it to finish %s' % resource.get('status'),
+            self.timeout, describe=lambda r: r.get('status'), explain=self.explainer(resource))

@@ -5,29 +5,46 @@
 """The calls every kind of Manila resource makes the same way: one base class
 (and the shape of a plan, ``Plan``).
 
-``ResourceAPI`` gets, finds, creates once (and settles a race for the
-name), updates, sets and deletes metadata, deletes and waits, for any kind.
-A kind's API class (ShareAPI, SnapshotAPI, ShareNetworkAPI,
-SecurityServiceAPI, ShareTypeAPI) sets its row:
+``ResourceAPI`` gets, finds, creates once (and settles a race for the name,
+or, for a kind whose resources have no name, sees the one that was not there
+before), lists the resources of a parent share, updates, sets and deletes
+metadata, deletes and waits, for any kind.  A kind's API class (ShareAPI,
+SnapshotAPI, ShareNetworkAPI, SecurityServiceAPI, ShareTypeAPI, ReplicaAPI,
+LockAPI, TransferAPI, AccessAPI, MigrationAPI) sets only ``kind``: its row in
+the kinds table (kinds.py), from which the base reads
 
-- ``kind``: its key in ``lookups.KINDS`` (how it is listed and read: its
-  path ``item``, the key of its JSON body ``item_key``, its ``label``);
+- how it is listed and read (``spec``: its paths and keys);
 - ``noun``: how write messages name it ("the deletion of share network X");
 - ``label(resource)``: how waits and errors name one ("Share data (ID)");
-- ``states``: its status table (``Statuses``: ready, busy, error, leaving);
-- ``metadata_feature``: the feature its metadata calls need (None: none).
+- ``states``: its status table (``Statuses``: ready, busy, error, leaving),
+  read from the row's ``status_field``;
+- ``feature``: the feature every call of the kind carries (the microversion
+  check and the experimental header: replicas, locks, transfers);
+- ``metadata_feature``: the feature its metadata calls need (None: none);
+- its parent (``list_for(parent_id)``: the resources of one share).
 
-and adds only what is its own (resize, revert, subnets, rule lists), or
-overrides a hook: ``namesake_filters`` (where a name must be unique),
-``racing`` (namesakes still being made or removed), ``wait_out`` (how a busy
-resource is waited for), ``update_shown`` (what a
-PUT shows once applied), ``update_observer``, ``explainer`` (what explains a
-failed wait), ``remove_namesake`` (how a task
-removes the namesake it made and does not keep).
+and adds only what is its own (resize, revert, subnets, rule lists,
+promote), or overrides a hook: ``namesake_filters`` (where a name must be
+unique), ``racing`` (namesakes still being made or removed), ``wait_out``
+(how a busy resource is waited for), ``update_shown`` (what a PUT shows once
+applied), ``update_observer``, ``explainer`` (what explains a failed wait),
+``remove_namesake`` (how a task removes the namesake it made and does not
+keep), ``deletion_words`` (how the deletion is named).
+
+Missing is fine, said one way: ``get`` answers None for a resource Manila
+does not have, and ``if_found(call, ...)`` answers None for any other call
+that meets a 404 (``if_found(api.delete, ID)``: a deletion of a resource
+already gone is done).
 
 Every write goes through ``client.write_once`` (``writes.create_once``): a
 lost answer or a 5xx is followed by a look at Manila, never by a blind second
 request.
+
+What stays off the base: ``quotas.QuotaAPI``.  A quota set is a set of
+settings of a project (or user, share type, quota class), not a resource: it
+has no ID, no name, no status, is never created or deleted (only set and
+reset to its defaults), and is read at paths made from its scope; none of
+the base's calls would apply to it.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -36,6 +53,7 @@ __metaclass__ = type
 
 from urllib.parse import quote
 
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils import writes
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
@@ -51,23 +69,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
 )
 
 
-class Statuses(object):
-    """A kind's status table: the states a wait reaches (``ready``), those of
-    work under way (``busy``), failures (``error``) and those on the way out
-    (``leaving``: a namesake there no longer holds its name)."""
-
-    def __init__(self, ready=(), busy=(), error=(), leaving=()):
-        self.ready = tuple(ready)
-        self.busy = busy
-        self.error = error
-        self.leaving = leaving
-
+# A kind's status table and the one of kinds without a status (kinds.py's).
+Statuses = kinds.Statuses
+NO_STATUS = kinds.NO_STATUS
 
 # The default ``explain`` of a wait: the resource's own (ResourceAPI.explainer).
 OWN = object()
-
-# Kinds without a status (security services, share types).
-NO_STATUS = Statuses()
 
 
 # The action of a plan that changes nothing.
@@ -161,13 +168,38 @@ def left_as_read(exc, key):
     return exc
 
 
+def if_found(call, *args, **kwargs):
+    """``call(*args, **kwargs)``, or None when Manila answers 404: the one way
+    to say that a missing resource is fine."""
+    try:
+        return call(*args, **kwargs)
+    except NotFound:
+        return None
+
+
+class FromRow(object):
+    """A class attribute read from the kind's row (``field``), ``default`` for
+    a class without a kind; a subclass may still set its own value."""
+
+    def __init__(self, field, default):
+        self.field = field
+        self.default = default
+
+    def __get__(self, instance, owner):
+        if owner.kind is None:
+            return self.default
+        return getattr(kinds.KINDS[owner.kind], self.field)
+
+
 class ResourceAPI(object):
     """The shared calls of one kind of resource (see the module docstring)."""
 
     kind = None
-    noun = None
-    states = NO_STATUS
-    metadata_feature = None
+    noun = FromRow('noun', None)
+    states = FromRow('statuses', NO_STATUS)
+    feature = FromRow('feature', None)
+    metadata_feature = FromRow('metadata_feature', None)
+    label = FromRow('label_of', kinds.default_label)
     # Added to the message of a busy resource that the task may not wait for.
     busy_hint = ''
 
@@ -178,16 +210,21 @@ class ResourceAPI(object):
     # -- the row ---------------------------------------------------------------
     @property
     def spec(self):
-        return lookups.KINDS[self.kind]
+        return kinds.KINDS[self.kind]
 
     def path(self, resource_id=None):
         """The collection's path (``shares``), or one resource's (``shares/ID``)."""
         item = self.spec.item
         return item[:-len('/%s')] if resource_id is None else item % resource_id
 
-    @staticmethod
-    def label(resource):
-        return 'Resource %s (%s)' % (resource.get('name'), resource.get('id') or 'new')
+    def supported(self):
+        """Whether this cloud's microversion has the kind's feature (True without one)."""
+        return self.feature is None or self.client.supports(self.feature)
+
+    def require_feature(self, what=None):
+        """Fail, before any write, when the kind's feature needs a newer microversion."""
+        if self.feature is not None:
+            self.client.require(self.feature, what)
 
     # -- hooks -----------------------------------------------------------------
     def namesake_filters(self, resource):
@@ -215,15 +252,31 @@ class ResourceAPI(object):
         """Remove a namesake this task made and does not keep (settle_namesakes;
         ``wait``: the task's).  A resource just made is used by nothing: it is
         deleted at once."""
-        try:
-            self.delete(resource['id'])
-        except NotFound:
-            pass
+        if_found(self.delete, resource['id'])
+
+    def deletion_words(self, resource_id):
+        """How messages name the deletion of ``resource_id``."""
+        return 'the deletion of %s %s' % (self.noun, resource_id)
 
     # -- reads -----------------------------------------------------------------
     def get(self, resource_id):
         """The resource with this ID, or None when Manila says it does not exist."""
         return lookups.get_by_id(self.client, self.kind, resource_id)
+
+    def list_for(self, parent_id, query=None, paged=False):
+        """The resources of the parent ``parent_id`` (a share: the row's
+        ``parent_filter`` names it), with the row's listing query and ``query``;
+        one request, or every page (``paged``: lookups.list_all).  The parent
+        filter comes after ``query`` in the URL, unless ``query`` places it."""
+        spec = self.spec
+        full = dict(spec.listing_query)
+        full.update(query or {})
+        full[spec.parent_filter] = parent_id
+        if paged:
+            return lookups.list_all(self.client, spec.listing, spec.list_key, full,
+                                    kind_feature=self.feature)
+        return self.client.get(spec.listing, query=full,
+                               feature=self.feature).get(spec.list_key, [])
 
     def find(self, name_or_id):
         """The resource with this ID (a UUID-shaped value, tried first) or else
@@ -262,12 +315,43 @@ class ResourceAPI(object):
         settle_namesakes would choose).  Follow with ``settle_namesakes``.
         """
         key = self.spec.item_key
-        return self.create_once(lambda: self.client.post(self.path(), {key: body})[key], body)
+        return self.create_once(lambda: self.client.post(
+            self.path(), {key: body}, feature=self.feature)[key], body)
 
     def create_once(self, send, body):
         """``send()`` (a create of ``body``) through writes.create_once."""
         return writes.create_once(self.client, self.kind, send, body['name'],
                                   self.namesake_filters(body), self.states.leaving)
+
+    def created_among(self, parent_id, known_ids, matches=None, listing=None):
+        """An observer for the create of a resource without a name: the
+        resource of the parent that was not there before (its ID not among
+        ``known_ids``, not on its way out, ``matches(resource)`` when given),
+        or None.  ``listing()``: how the parent's resources are listed
+        (``list_for(parent_id)`` by default)."""
+        known = set(known_ids)
+        listing = listing or (lambda: self.list_for(parent_id))
+
+        def observe():
+            new = [r for r in listing() if r['id'] not in known
+                   and r.get(self.spec.status_field) not in self.states.leaving
+                   and (matches is None or matches(r))]
+            return new[0] if new else None
+        return observe
+
+    def create_unnamed(self, body, parent_id, known_ids, what, matches=None, send=None,
+                       listing=None):
+        """Create a resource that has no name (a replica, a lock, a transfer),
+        at most once: after a lost answer or a 5xx, the resource of
+        ``parent_id`` that was not among ``known_ids`` is it (created_among,
+        with ``matches`` and ``listing``).  ``send``: another request than the
+        POST of ``body``; ``what`` names the create in messages."""
+        key = self.spec.item_key
+
+        def post():
+            return self.client.post(self.path(), {key: body}, feature=self.feature)[key]
+        return self.client.write_once(
+            send or post, self.created_among(parent_id, known_ids, matches, listing), what)
 
     def settle_namesakes(self, mine, wait=True):
         """After creating ``mine``: make sure its name ends up on one resource
@@ -281,7 +365,8 @@ class ResourceAPI(object):
     def update(self, resource_id, body, feature=None):
         key = self.spec.item_key
         return self.client.write_once(
-            lambda: self.client.put(self.path(resource_id), {key: body}, feature=feature)[key],
+            lambda: self.client.put(self.path(resource_id), {key: body},
+                                    feature=feature or self.feature)[key],
             self.update_observer(resource_id, body),
             'the update of %s %s' % (self.noun, resource_id))
 
@@ -293,22 +378,23 @@ class ResourceAPI(object):
             'the metadata update of %s %s' % (self.noun, resource_id))
 
     def delete_metadata_key(self, resource_id, key):
-        def send():
-            try:
-                self.client.delete('%s/metadata/%s' % (self.path(resource_id),
-                                                       quote(key, safe='')),
-                                   feature=self.metadata_feature)
-            except NotFound:
-                pass    # already gone: what the task wanted
         self.client.write_once(
-            send, writes.lacks_key(self.client, self.kind, resource_id, key),
+            lambda: if_found(self.client.delete, '%s/metadata/%s' % (
+                self.path(resource_id), quote(key, safe='')), feature=self.metadata_feature),
+            writes.lacks_key(self.client, self.kind, resource_id, key),
             'the removal of metadata key %r of %s %s' % (key, self.noun, resource_id))
 
     def delete(self, resource_id):
-        self.client.write_once(
-            lambda: self.client.delete(self.path(resource_id)),
-            writes.gone_or_leaving(self.client, self.kind, resource_id, self.states.leaving),
-            'the deletion of %s %s' % (self.noun, resource_id))
+        """Delete the resource; True once Manila took the deletion (NotFound
+        when it has no such resource: ``if_found(api.delete, ID)`` where that
+        is fine)."""
+        def send():
+            self.client.delete(self.path(resource_id), feature=self.feature)
+            return True
+        return self.client.write_once(
+            send, writes.gone_or_leaving(self.client, self.kind, resource_id,
+                                         self.states.leaving),
+            self.deletion_words(resource_id))
 
     # -- waits -----------------------------------------------------------------
     def wait(self, resource, targets=None, explain=OWN):
@@ -322,7 +408,8 @@ class ResourceAPI(object):
             return wait_for_status(
                 self.client, lambda: self.get(resource_id),
                 self.states.ready if targets is None else targets, self.states.error,
-                self.label(resource), self.timeout, explain=explain)
+                self.label(resource), self.timeout, field=self.spec.status_field,
+                explain=explain)
         except WaitFailed as exc:
             raise left_as_read(exc, self.kind)
 
@@ -338,11 +425,12 @@ class ResourceAPI(object):
     def must_wait(self, resource, wait):
         """True when the resource is busy; CannotConverge when it is busy and
         the task may not wait (``wait`` false)."""
-        if resource.get('status') not in self.states.busy:
+        status = resource.get(self.spec.status_field)
+        if status not in self.states.busy:
             return False
         if not wait:
             raise CannotConverge('%s is busy (%s); run again later or set wait=true.%s'
-                                 % (self.label(resource), resource.get('status'),
+                                 % (self.label(resource), status,
                                     self.busy_hint))
         return True
 

@@ -30,6 +30,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import security_service_label as label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
@@ -55,10 +56,6 @@ DELETE = 'delete'
 
 PASSWORD_SHOWN = '(hidden)'
 PASSWORD_CHANGED = '(changed)'
-
-
-def label(service):
-    return 'Security service %s (%s)' % (service.get('name'), service.get('id') or 'new')
 
 
 def public_view(service):
@@ -209,8 +206,6 @@ class SecurityServiceAPI(ResourceAPI):
     the share networks a service is attached to."""
 
     kind = 'security_service'
-    noun = 'security service'
-    label = staticmethod(label)
 
     def find(self, name_or_id=None, service_id=None):
         if service_id:

@@ -50,15 +50,14 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     reword,
     same_details,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import network_label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
-    Statuses,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_NETWORK_ACTIVE,
-    SHARE_NETWORK_BUSY_STATES,
     SHARE_NETWORK_ERROR_STATES,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
@@ -73,10 +72,6 @@ UPDATE = 'update'
 DELETE = 'delete'
 
 NEUTRON_FIELDS = ('neutron_net_id', 'neutron_subnet_id')
-
-
-def network_label(network):
-    return 'Share network %s (%s)' % (network.get('name'), network.get('id') or 'new')
 
 
 # -- subnets -----------------------------------------------------------------------
@@ -552,10 +547,6 @@ class ShareNetworkAPI(ResourceAPI):
     subnets, security services and the checks of in-use changes."""
 
     kind = 'share_network'
-    noun = 'share network'
-    label = staticmethod(network_label)
-    states = Statuses(ready=(SHARE_NETWORK_ACTIVE,), busy=SHARE_NETWORK_BUSY_STATES,
-                      error=SHARE_NETWORK_ERROR_STATES)
     busy_hint = ' Nothing was changed.'
 
     def find(self, name_or_id=None, network_id=None):

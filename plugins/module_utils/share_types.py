@@ -38,15 +38,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Forbidden,
     InvalidInput,
     ManilaError,
-    NotFound,
     reword,
     same_details,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import share_type_label as label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.values import whole_number
 
@@ -77,10 +78,6 @@ SIZE_SPECS = ('provisioning:max_share_size', 'provisioning:min_share_size',
 CREATE = 'create'
 UPDATE = 'update'
 DELETE = 'delete'
-
-
-def label(share_type):
-    return 'Share type %s (%s)' % (share_type.get('name'), share_type.get('id') or 'new')
 
 
 def as_bool(value, allow_is=True):
@@ -375,8 +372,6 @@ class ShareTypeAPI(ResourceAPI):
     refusals explained), and extra specs and project access."""
 
     kind = 'share_type'
-    noun = 'share type'
-    label = staticmethod(label)
 
     def resolve_projects(self, wanted, known=()):
         """Keystone's ID of each project of the task (names or IDs), sorted.
@@ -444,9 +439,8 @@ class ShareTypeAPI(ResourceAPI):
 
     def projects(self, type_id):
         """The project IDs with access to a private type (admin-only)."""
-        try:
-            body = self.client.get('types/%s/share_type_access' % type_id)
-        except NotFound:
+        body = if_found(self.client.get, 'types/%s/share_type_access' % type_id)
+        if body is None:
             return []   # a public type has no list
         return sorted(p['project_id'] for p in body.get('share_type_access', []))
 
@@ -497,13 +491,11 @@ class ShareTypeAPI(ResourceAPI):
 
     @reword(Forbidden, _admin_only)
     def delete_spec(self, type_id, key):
-        def send():
-            try:
-                self.client.delete('types/%s/extra_specs/%s' % (type_id, quote(key, safe='')))
-            except NotFound:
-                pass    # already gone: what the task wanted
+        # a spec already gone is what the task wanted
         self.client.write_once(
-            send, writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
+            lambda: if_found(self.client.delete,
+                             'types/%s/extra_specs/%s' % (type_id, quote(key, safe=''))),
+            writes.lacks_key(self.client, 'share_type', type_id, key, 'extra_specs'),
             'the removal of extra spec %r of share type %s' % (key, type_id))
 
     @reword(Forbidden, _admin_only)

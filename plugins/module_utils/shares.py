@@ -27,7 +27,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     InvalidInput,
-    NotFound,
     WaitFailed,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
@@ -45,12 +44,12 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
-    Statuses,
     apply_to_view,
+    if_found,
     left_as_read,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
-    SHARE_BUSY_STATES,
+    SHARE_AVAILABLE,
     SHARE_CREATING_STATES,
     SHARE_ERROR_STATES,
     SHARE_LEAVING_STATES,
@@ -326,7 +325,7 @@ class ResizeWatch(object):
     wait that trusted the status alone returned the old size.  Anything
     else: not yet."""
 
-    def __init__(self, new_size, ready=('available',)):
+    def __init__(self, new_size, ready=(SHARE_AVAILABLE,)):
         self.new_size = new_size
         self.ready = frozenset(ready)
         self.stale_reads = 0
@@ -352,10 +351,6 @@ class ShareAPI(ResourceAPI):
     soft delete, restore and export locations."""
 
     kind = 'share'
-    noun = 'share'
-    label = staticmethod(share_label)
-    states = Statuses(ready=('available',), busy=SHARE_BUSY_STATES,
-                      error=SHARE_ERROR_STATES, leaving=SHARE_LEAVING_STATES)
     racing = staticmethod(racing)
     update_shown = staticmethod(update_fields)
 
@@ -375,10 +370,7 @@ class ShareAPI(ResourceAPI):
         return self.find_named(name)
 
     def default_share_type(self):
-        try:
-            return self.client.get('types/default').get('share_type')
-        except NotFound:
-            return None
+        return (if_found(self.client.get, 'types/default') or {}).get('share_type')
 
     def remove_namesake(self, resource, wait=True):
         """A newer namesake of this task's is deleted once it is at rest, so
@@ -390,17 +382,14 @@ class ShareAPI(ResourceAPI):
     def remove_own(self, share):
         """Delete a share this task just made, once it is at rest (never while
         it is being created: that would leave storage behind)."""
-        if share.get('status') not in ('available',) + tuple(SHARE_ERROR_STATES):
+        at_rest = frozenset(self.states.ready) | self.states.error
+        if share.get('status') not in at_rest:
             share = wait_for_status(
-                self.client, lambda: self.get(share['id']),
-                frozenset(['available', GONE]) | SHARE_ERROR_STATES, (),
+                self.client, lambda: self.get(share['id']), at_rest | frozenset([GONE]), (),
                 share_label(share), self.timeout)
             if share is None:
                 return
-        try:
-            self.delete(share['id'])
-        except NotFound:
-            pass
+        if_found(self.delete, share['id'])
 
     def resize(self, share_id, new_size, current_size):
         action = 'extend' if new_size > current_size else 'shrink'

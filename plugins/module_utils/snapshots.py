@@ -32,6 +32,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     Conflict,
     InvalidInput,
     NotFound,
+    UnsupportedFeature,
     WaitTimeout,
     reword,
     same_details,
@@ -47,14 +48,16 @@ from ansible_collections.openkeel.manila.plugins.module_utils.metadata import (
     user_metadata,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import ShareAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import snapshot_label
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     NOTHING,
     Plan,
     ResourceAPI,
-    Statuses,
     apply_to_view,
+    if_found,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    ACCESS_RULES_STATUS_ACTIVE,
     SHARE_BUSY_STATES,
     SHARE_ERROR_STATES,
     SHARE_REVERT_FAILED,
@@ -92,10 +95,6 @@ CREATE = 'create'
 UPDATE = 'update'
 DELETE = 'delete'
 REVERT = 'revert'
-
-
-def snapshot_label(snapshot):
-    return 'Snapshot %s (%s)' % (snapshot.get('name'), snapshot['id'])
 
 
 def names_and_ids(snapshots):
@@ -299,7 +298,7 @@ def check_revertable(share, snapshot, snapshots):
         raise CannotConverge('%s is in status %s; Manila reverts only an available share.'
                              % (share_label(share), share.get('status')))
     rules = share.get('access_rules_status')
-    if rules not in (None, 'active'):
+    if rules is not None and rules not in ACCESS_RULES_STATUS_ACTIVE:
         raise CannotConverge(
             '%s has access rules in status %s; Manila reverts a share only while its '
             'rules are active. Fix the rules (openkeel.manila.share_access) and run again.'
@@ -432,11 +431,6 @@ class SnapshotAPI(ResourceAPI):
     deletion of a share's snapshots."""
 
     kind = 'snapshot'
-    noun = 'snapshot'
-    label = staticmethod(snapshot_label)
-    states = Statuses(ready=(SNAPSHOT_AVAILABLE,), busy=SNAPSHOT_BUSY_STATES,
-                      error=SNAPSHOT_ERROR_STATES, leaving=SNAPSHOT_LEAVING_STATES)
-    metadata_feature = 'snapshot_metadata'
     racing = staticmethod(racing_snapshots)
     update_shown = staticmethod(update_fields)
 
@@ -471,9 +465,7 @@ class SnapshotAPI(ResourceAPI):
         settled = self.wait_if_busy(resource)
         if settled is None:
             return
-        try:
-            self.delete(settled['id'])
-        except NotFound:
+        if not if_found(self.delete, settled['id']):
             return
         if wait:
             self.wait_gone(settled)

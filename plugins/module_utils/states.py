@@ -8,6 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+# The status of a share at rest, ready for use.
+SHARE_AVAILABLE = 'available'
+
 # Share statuses that mean an operation failed: a wait stops on them at once.
 SHARE_ERROR_STATES = frozenset([
     'error',

@@ -43,18 +43,25 @@ from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     ManilaError,
-    NotFound,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.kinds import KINDS
 from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     LockAPI,
     lock_words,
     oldest_first,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.lookups import share_label
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
+    ResourceAPI,
+    if_found,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.snapshots import SnapshotAPI
-from ansible_collections.openkeel.manila.plugins.module_utils.states import SHARE_AWAITING_TRANSFER
+from ansible_collections.openkeel.manila.plugins.module_utils.states import (
+    SHARE_AVAILABLE,
+    SHARE_AWAITING_TRANSFER,
+)
 
-FEATURE = 'share_transfers'
+FEATURE = KINDS['share_transfer'].feature
 VIEW_FIELDS = ('id', 'name', 'resource_type', 'resource_id', 'source_project_id',
                'destination_project_id', 'accepted', 'created_at', 'expires_at')
 
@@ -82,7 +89,7 @@ def transfer_refusals(share):
     if share.get('is_soft_deleted'):
         reasons.append('it is in the recycle bin (restore it first)')
     status = share.get('status')
-    if status not in ('available', SHARE_AWAITING_TRANSFER) and not share.get('is_soft_deleted'):
+    if status not in (SHARE_AVAILABLE, SHARE_AWAITING_TRANSFER) and not share.get('is_soft_deleted'):
         reasons.append('its status is %s; Manila transfers only an available share' % status)
     return reasons
 
@@ -163,20 +170,22 @@ def reworded_accept_refusal(transfer_id, exc):
     return InvalidInput(text, status=exc.status, request_id=exc.request_id)
 
 
-class TransferAPI(object):
-    """The share transfer calls of one task (every one needs API 2.77)."""
+class TransferAPI(ResourceAPI):
+    """The share transfer calls of one task: the shared ones
+    (resource.ResourceAPI; every one carries the ``share_transfers`` feature
+    of the kind's row, API 2.77), and the offer checks and the accept."""
 
-    def __init__(self, client):
-        self.client = client
+    kind = 'share_transfer'
 
-    def require(self):
-        self.client.require(FEATURE, 'share transfers')
+    # A transfer is not found by name: require() is the feature check, as its
+    # callers know it.
+    def require(self, what='share transfers'):  # pylint: disable=arguments-renamed
+        self.require_feature(what)
 
     def list_for_share(self, share_id):
         """The open transfers of a share (this project's: Manila lists only those)."""
-        found = self.client.get('share-transfers/detail', query={'resource_id': share_id},
-                                feature=FEATURE).get('transfers', [])
-        return [t for t in found if t.get('resource_id') == share_id and not t.get('accepted')]
+        return [t for t in self.list_for(share_id)
+                if t.get('resource_id') == share_id and not t.get('accepted')]
 
     def check_offer(self, share, replacing=()):
         """Before any write of an offer of ``share``: refuse it when it has
@@ -206,14 +215,8 @@ class TransferAPI(object):
                if owned_here(s) and s['id'] not in before]
         return new[0] if len(new) == 1 else None
 
-    def get(self, transfer_id):
-        try:
-            return self.client.get('share-transfers/%s' % transfer_id,
-                                   feature=FEATURE).get('transfer')
-        except NotFound:
-            return None
-
-    def create(self, share, name=None, cancelled=()):
+    # An offer is made of the share (and a name), not of a body.
+    def create(self, share, name=None, cancelled=()):  # pylint: disable=arguments-renamed
         """Create a transfer of ``share``: the transfer with its ``auth_key``.
 
         Through ``write_once``: after a lost answer or a 5xx, a transfer of the
@@ -225,15 +228,12 @@ class TransferAPI(object):
             body['name'] = name
 
         def send():
-            return self.client.post('share-transfers', {'transfer': body},
-                                    feature=FEATURE).get('transfer') or {}
-
-        def observe():
-            found = self.list_for_share(share['id'])
-            return found[0] if found else None
+            return self.client.post(self.path(), {'transfer': body},
+                                    feature=self.feature).get('transfer') or {}
         try:
-            return self.client.write_once(send, observe, 'the create of a transfer of share %s'
-                                          % share['id'])
+            return self.create_unnamed(
+                body, share['id'], (), 'the create of a transfer of share %s' % share['id'],
+                send=send, listing=lambda: self.list_for_share(share['id']))
         except ManilaError as exc:
             if exc.status == 400:
                 raise reworded_create_refusal(share, exc, cancelled)
@@ -249,8 +249,8 @@ class TransferAPI(object):
             body['clear_access_rules'] = True
 
         def send():
-            self.client.post('share-transfers/%s/accept' % transfer_id, {'accept': body},
-                             feature=FEATURE)
+            self.client.post('%s/accept' % self.path(transfer_id), {'accept': body},
+                             feature=self.feature)
             return True
         try:
             self.client.write_once(send, owned or (lambda: None),
@@ -260,15 +260,9 @@ class TransferAPI(object):
                 raise reworded_accept_refusal(transfer_id, exc)
             raise
 
-    def delete(self, transfer_id):
-        """Cancel a transfer; one that is gone already is fine."""
-        def send():
-            self.client.delete('share-transfers/%s' % transfer_id, feature=FEATURE)
-            return True
+    def delete(self, resource_id):
+        """Cancel a transfer; one that is gone already is fine (False)."""
+        return bool(if_found(super(TransferAPI, self).delete, resource_id))
 
-        def observe():
-            return True if self.get(transfer_id) is None else None
-        try:
-            return self.client.write_once(send, observe, 'the cancel of transfer %s' % transfer_id)
-        except NotFound:
-            return False
+    def deletion_words(self, resource_id):
+        return 'the cancel of transfer %s' % resource_id

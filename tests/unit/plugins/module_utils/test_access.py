@@ -11,6 +11,7 @@ import itertools
 
 import pytest
 
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
 from ansible_collections.openkeel.manila.plugins.module_utils import access, lookups, resource
 from ansible_collections.openkeel.manila.plugins.module_utils.metadata import as_metadata_value
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import poll_delays
@@ -1525,3 +1526,23 @@ def test_plan_writes_deny_without_unrestrict_unless_asked():
     assert [(kind, syncs) for kind, syncs, _send in writes] == [('deny', True)]
     assert writes[0][2]() == 'r2'
     assert session.bodies('POST') == [{'deny_access': {'access_id': 'r2'}}]
+
+
+# -- on the base (issue 35) ------------------------------------------------------
+
+def test_the_rule_calls_are_the_bases_with_the_access_rule_row():
+    assert issubclass(AccessAPI, base_resource.ResourceAPI) and AccessAPI.kind == 'access_rule'
+    assert AccessAPI.states.leaving == kinds.KINDS['access_rule'].statuses.leaving
+    assert kinds.KINDS['access_rule'].status_field == 'state'
+
+
+def test_a_rule_that_is_gone_reads_as_none_and_one_there_without_secrets():
+    client, session = make_client([
+        expect('GET', '/v2/share-access-rules/a1', ScriptedResponse(
+            404, {'itemNotFound': {'code': 404, 'message': 'not found'}})),
+        expect('GET', '/v2/share-access-rules/a2', ScriptedResponse(200, {'access': {
+            'id': 'a2', 'state': 'active', 'access_key': 'secret'}})),
+    ])
+    api = AccessAPI(client)
+    assert api.get('a1') is None
+    assert api.get('a2') == {'id': 'a2', 'state': 'active'}

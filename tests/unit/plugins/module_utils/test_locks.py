@@ -12,7 +12,9 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import UnsupportedFeature
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import NotFound, UnsupportedFeature
+from ansible_collections.openkeel.manila.plugins.module_utils.resource import if_found
 from ansible_collections.openkeel.manila.plugins.module_utils.locks import (
     LockAPI,
     absent_refusal,
@@ -243,3 +245,36 @@ def test_every_write_refuses_an_older_cloud_before_sending(call):
     assert str(caught.value).startswith('resource locks needs Manila API 2.81; this cloud '
                                         'offers 2.80.')
     assert session.writes() == []
+
+
+# -- on the base (issue 35) ------------------------------------------------------
+
+def test_the_lock_calls_are_the_bases_with_the_lock_row():
+    assert issubclass(LockAPI, base_resource.ResourceAPI) and LockAPI.kind == 'resource_lock'
+    assert LockAPI.feature == kinds.KINDS['resource_lock'].feature == 'resource_locks'
+
+
+def test_a_lock_is_removed_by_itself_or_by_its_id():
+    client, session = make_client([
+        expect('DELETE', '/v2/resource-locks/l1', ScriptedResponse(204)),
+        expect('DELETE', '/v2/resource-locks/l2', ScriptedResponse(204)),
+        expect('DELETE', '/v2/resource-locks/l3', GONE),
+        expect('DELETE', '/v2/resource-locks/l4', GONE),
+    ])
+    api = LockAPI(client)
+    assert api.delete({'id': 'l1'}) is True
+    assert api.delete('l2') is True
+    assert if_found(api.delete, 'l3') is None
+    with pytest.raises(NotFound):
+        api.delete('l4')
+    assert api.deletion_words('l1') == 'the removal of lock l1'
+
+
+def test_locks_below_2_81_are_refused_before_any_request():
+    client, session = make_client([], max_version='2.80')
+    api = LockAPI(client)
+    assert not api.supported()
+    with pytest.raises(UnsupportedFeature) as err:
+        api.list('s1')
+    assert 'resource locks needs Manila API 2.81' in str(err.value)
+    assert len(session.calls) == 1

@@ -33,30 +33,6 @@ def missing():
 
 # -- kinds -----------------------------------------------------------------------------------
 
-def test_the_kinds_table():
-    k = lookups.KINDS
-    assert sorted(k) == ['availability_zone', 'message', 'resource_lock', 'security_service',
-                         'share', 'share_network', 'share_type', 'snapshot']
-    rows = dict((name, (kind.label, kind.listing, kind.list_key, kind.item, kind.item_key,
-                        kind.name_filter, kind.listing_query)) for name, kind in k.items())
-    assert rows['share'] == ('share', 'shares/detail', 'shares', 'shares/%s', 'share', True, {})
-    assert rows['snapshot'] == ('share snapshot', 'snapshots/detail', 'snapshots',
-                                'snapshots/%s', 'snapshot', True, {})
-    assert rows['message'] == ('user message', 'messages', 'messages', 'messages/%s',
-                               'message', False, {})
-    assert rows['share_network'] == ('share network', 'share-networks/detail', 'share_networks',
-                                     'share-networks/%s', 'share_network', True, {})
-    assert rows['share_type'] == ('share type', 'types', 'share_types', 'types/%s',
-                                  'share_type', False, {'is_public': 'all'})
-    assert rows['availability_zone'] == ('availability zone', 'availability-zones',
-                                         'availability_zones', None, None, False, {})
-    assert rows['security_service'] == ('security service', 'security-services/detail',
-                                        'security_services', 'security-services/%s',
-                                        'security_service', True, {})
-    assert rows['resource_lock'] == ('resource lock', 'resource-locks', 'resource_locks',
-                                     'resource-locks/%s', 'resource_lock', False, {})
-
-
 @pytest.mark.parametrize('value,expected', [
     (UUID, True), (UUID.replace('-', ''), True), (UUID.upper(), True), ('x' + UUID, False),
     (UUID + 'a', False), ('', False), (None, False), ('data', False),

@@ -12,6 +12,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
 from ansible_collections.openkeel.manila.plugins.module_utils.client import (
     EXPERIMENTAL_HEADER,
     VERSION_HEADER,
@@ -1123,3 +1124,24 @@ def test_a_retype_that_failed_while_looking_for_its_destination_is_started_again
     ], clock=FakeClock())
     m = Migration(client, 'data', 'completed', BETA, new_share_type='gold', flags=resolve_flags({}))
     assert m.prepare().action == 'start'
+
+
+# -- on the base (issue 35) ------------------------------------------------------
+
+def test_the_migration_calls_are_the_bases_with_the_migration_row():
+    assert issubclass(MigrationAPI, base_resource.ResourceAPI)
+    assert MigrationAPI.kind == 'share_migration'
+    assert kinds.KINDS['share_migration'].status_field == 'task_state'
+    assert MigrationAPI.states.error == kinds.KINDS['share_migration'].statuses.error
+
+
+def test_a_migrated_share_is_read_as_a_share_without_the_experimental_header():
+    client, session = make_client([
+        expect('GET', '/v2/shares/s1', ScriptedResponse(200, {'share': {
+            'id': 's1', 'task_state': 'migration_success'}}), experimental=False),
+        expect('GET', '/v2/shares/s2', ScriptedResponse(
+            404, {'itemNotFound': {'code': 404, 'message': 'not found'}})),
+    ], max_version='2.95')
+    api = MigrationAPI(client)
+    assert api.get_share('s1') == {'id': 's1', 'task_state': 'migration_success'}
+    assert api.get_share('s2') is None

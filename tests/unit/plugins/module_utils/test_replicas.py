@@ -12,6 +12,7 @@ import pytest
 
 from keystoneauth1 import exceptions as ksa_exc
 
+from ansible_collections.openkeel.manila.plugins.module_utils import kinds, resource as base_resource
 from ansible_collections.openkeel.manila.plugins.module_utils import resource
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
@@ -602,3 +603,24 @@ def test_a_lost_create_answer_with_no_new_replica_was_not_applied():
     assert str(err.value).startswith('No answer came to the create of a replica of share %s ('
                                      % SHARE_ID)
     assert len(session.writes()) == 1
+
+
+# -- on the base (issue 35) ------------------------------------------------------
+
+def test_the_replica_calls_are_the_bases_with_the_replica_row():
+    assert issubclass(ReplicaAPI, base_resource.ResourceAPI) and ReplicaAPI.kind == 'share_replica'
+    assert ReplicaAPI.states is kinds.KINDS['share_replica'].statuses
+    assert ReplicaAPI.wait_if_busy is base_resource.ResourceAPI.wait_if_busy
+    assert ReplicaAPI.label({'id': 'r1', 'replica_state': 'active', 'availability_zone': 'z'}) == (
+        'Replica r1 (active, zone z)')
+
+
+def test_below_2_56_a_replica_read_is_experimental_and_a_404_is_none():
+    client, session = make_client([
+        expect('GET', '/v2/share-replicas/r9', GONE, experimental=True),
+        expect('GET', '/v2/share-replicas/detail?share_id=s1', ok({'share_replicas': []}),
+               experimental=True),
+    ], max_version='2.55')
+    api = ReplicaAPI(client)
+    assert api.get('r9') is None
+    assert api.list_for_share('s1') == [] and len(session.calls) == 3

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.openkeel.manila.plugins.module_utils import resource as base_resource
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
     UnsupportedFeature,
@@ -93,3 +94,29 @@ def test_a_refused_create_keeps_the_status_and_request_id_of_manilas_answer(mess
     assert (caught.value.status, caught.value.request_id) == (400, 'req-2')
     assert '..' not in caught.value.message
     assert len(session.writes()) == 1
+
+
+# -- on the base (issue 35) ------------------------------------------------------
+
+def test_the_transfer_calls_are_the_bases_with_the_transfer_row():
+    assert issubclass(TransferAPI, base_resource.ResourceAPI)
+    assert TransferAPI.kind == 'share_transfer' and TransferAPI.feature == 'share_transfers'
+
+
+def test_a_transfer_that_is_gone_reads_as_none_and_cancels_as_done():
+    gone = ScriptedResponse(404, {'itemNotFound': {'code': 404, 'message': 'not found'}})
+    client, session = make_client([
+        expect('GET', '/v2/share-transfers/t1', gone),
+        expect('DELETE', '/v2/share-transfers/t1', gone),
+    ])
+    api = TransferAPI(client)
+    assert api.get('t1') is None
+    assert api.delete('t1') is False
+    assert api.deletion_words('t1') == 'the cancel of transfer t1'
+
+
+def test_transfers_below_2_77_are_refused_before_any_request():
+    client, session = make_client([], max_version='2.76')
+    with pytest.raises(UnsupportedFeature):
+        TransferAPI(client).get('t1')
+    assert len(session.calls) == 1

@@ -31,7 +31,8 @@ import pytest
 MODULE_UTILS = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..',
                             'plugins', 'module_utils')
 WRITERS = ('post', 'put', 'delete', 'action')
-ONCE = ('write_once', 'create_once')
+# create_unnamed (resource.py) hands its ``send`` to write_once.
+ONCE = ('write_once', 'create_once', 'create_unnamed')
 
 # Writes that are not changes: (file, method) and why.
 NOT_CHANGES = {
@@ -49,7 +50,15 @@ def _receiver_is_a_client(node, aliases):
     return isinstance(node, ast.Attribute) and node.attr.endswith('client')
 
 
+def _hands_a_writer(call, aliases=()):
+    """A call given a client's writer to make (``if_found(self.client.delete, path)``)."""
+    return any(isinstance(arg, ast.Attribute) and arg.attr in WRITERS
+               and _receiver_is_a_client(arg.value, aliases) for arg in call.args)
+
+
 def _is_client_write(call, aliases=()):
+    if _hands_a_writer(call, aliases):
+        return True
     func = call.func
     if not (isinstance(func, ast.Attribute) and _receiver_is_a_client(func.value, aliases)):
         return False
@@ -208,6 +217,18 @@ def test_the_new_api_classes_write(filename):
      '        def send():\n'
      '            return self.client.post("things", {})\n'
      '        return writes.create_once(self.client, "thing", send, "n")\n', []),
+    # a writer handed to a helper that makes the call (resource.if_found)
+    ('class ThingAPI(object):\n'
+     '    def drop(self, thing):\n'
+     '        if_found(self.client.delete, "things/%s" % thing)\n', ['thing.py drop']),
+    # ... and the same inside write_once; a send handed to create_unnamed
+    ('class ThingAPI(object):\n'
+     '    def drop(self, thing):\n'
+     '        self.client.write_once(lambda: if_found(self.client.delete, "t"), None, "d")\n'
+     '    def make(self, body):\n'
+     '        def send():\n'
+     '            return self.client.post("things", body)\n'
+     '        return self.create_unnamed(body, "s", (), "m", send=send)\n', []),
 ])
 def test_the_check_sees_every_client_write_however_the_client_is_reached(
         tmp_path, monkeypatch, source, expected):
