@@ -69,7 +69,9 @@ options:
     aliases: [key]
   api_timeout:
     description:
-      - Seconds to wait for one HTTP answer.
+      - Seconds to wait for one HTTP answer. Must be above 0; unset, a request
+        waits as long as it takes. A request that takes longer fails saying that
+        it timed out.
     type: int
   wait:
     description:
