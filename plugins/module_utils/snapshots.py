@@ -655,6 +655,14 @@ def plan_take(task):
         raise InvalidInput(
             'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
             '(leave out "id" and give "share" and "name").' % p['id'])
+    if lookups.looks_like_uuid(p['name']):
+        # As share does for shares: a UUID given as a name is most likely a
+        # mistyped or deleted snapshot's ID, not the name of a new snapshot.
+        raise InvalidInput(
+            'No snapshot is named %s, and no snapshot is taken under a UUID-shaped '
+            'name: to manage a snapshot by its ID give it as "id" (is the snapshot '
+            'deleted, or of another share?), or give the new snapshot a name that is '
+            'not a UUID.' % p['name'])
     share = task.share_record()
     if p['metadata']:
         task.client.require('snapshot_metadata', 'Snapshot metadata')

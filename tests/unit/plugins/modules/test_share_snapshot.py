@@ -848,3 +848,20 @@ def test_the_older_namesake_still_being_taken_is_adopted_once_taken(monkeypatch)
     result = outcome.result
     assert not isinstance(outcome, Fail), result
     assert result['snapshot']['id'] == older['id'] and result['snapshot']['status'] == 'available'
+
+
+# -- a UUID-shaped name is not taken as a new snapshot's name (issue 37) ------------------
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_uuid_shaped_name_is_refused_before_any_write(monkeypatch, check_mode):
+    missing = 'bbbbbbbb-0000-0000-0000-000000000009'
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': missing}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/snapshots/detail?name=%s&share_id=%s' % (missing, SHARE_ID),
+         ScriptedResponse(200, {'snapshots': []})),
+    ], check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith('No snapshot is named %s, and no snapshot is taken '
+                                            'under a UUID-shaped name' % missing)
+    assert '"id"' in outcome.result['msg']
+    assert session.writes() == []
