@@ -35,6 +35,36 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 MAX_WRITES_SHOWN = 5
 
 
+def bool_where_int(spec, params, prefix=''):
+    """(option, value) of the first boolean given for an int option (suboptions
+    too), or None.  ansible-core takes ``true`` as an int (a bool is one in
+    Python), and Manila would see ``size: true``."""
+    for name, option in spec.items():
+        value = (params or {}).get(name)
+        if value is None:
+            continue
+        where = prefix + name
+        if option.get('type') == 'int' and isinstance(value, bool):
+            return where, str(value).lower()
+        if option.get('type') == 'list' and option.get('elements') == 'int' \
+                and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, bool):
+                    return '%s[%d]' % (where, index), str(item).lower()
+        suboptions = option.get('options')
+        if suboptions and isinstance(value, dict):
+            found = bool_where_int(suboptions, value, where + '.')
+            if found:
+                return found
+        if suboptions and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, dict):
+                    found = bool_where_int(suboptions, item, '%s[%d].' % (where, index))
+                    if found:
+                        return found
+    return None
+
+
 def wait_argument_spec(default_timeout):
     """``wait`` and ``timeout`` for a module that waits on Manila."""
     return dict(
@@ -159,6 +189,9 @@ class ManilaModule(object):
         self.diff_mode = self.ansible._diff
         self.warnings = []
         self._client = None
+        flag = bool_where_int(self.full_argument_spec(), self.params)
+        if flag:
+            self.fail('%s must be a whole number, not %s (a boolean).' % flag)
         timeout = self.params.get('timeout')
         if timeout is not None and timeout < 1:
             self.fail('timeout must be a positive number of seconds, got %s.' % timeout)

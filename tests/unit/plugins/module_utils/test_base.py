@@ -15,6 +15,7 @@ from ansible.module_utils.common import warnings as common_warnings
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
+    bool_where_int,
     create_and_settle,
     wait_argument_spec,
 )
@@ -632,3 +633,27 @@ def test_applied_changes_is_asked_about_the_plan_that_was_applied():
     assert got['changed'] is False
     assert got['calls'] == ['find', 'plan', 'update',
                             ('applied_changes', UPDATE, {'size': 2, 'read': 'back'})]
+
+
+# -- a boolean given for a whole number (issue 37) ------------------------------------------
+
+def test_a_boolean_for_an_int_option_fails_naming_it():
+    with pytest.raises(Fail) as got:
+        module({'timeout': True})
+    assert got.value.result['msg'] == 'timeout must be a whole number, not true (a boolean).'
+
+
+def test_bool_where_int_looks_into_suboptions_and_lists():
+    spec = dict(
+        size=dict(type='int'), name=dict(type='str'), flag=dict(type='bool'),
+        sizes=dict(type='list', elements='int'),
+        shares=dict(type='list', elements='dict', options=dict(size=dict(type='int'))),
+        manage=dict(type='dict', options=dict(size=dict(type='int'))),
+    )
+    assert bool_where_int(spec, dict(size=1, name='x', flag=True, sizes=[1, 2],
+                                     shares=[{'size': 3}], manage={'size': None})) is None
+    assert bool_where_int(spec, dict(size=False)) == ('size', 'false')
+    assert bool_where_int(spec, dict(sizes=[1, True])) == ('sizes[1]', 'true')
+    assert bool_where_int(spec, dict(shares=[{'size': 1}, {'size': True}])) == ('shares[1].size', 'true')
+    assert bool_where_int(spec, dict(manage={'size': True})) == ('manage.size', 'true')
+    assert bool_where_int(spec, None) is None
