@@ -48,6 +48,20 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import SHAR
 CREATE_REFERENCES = ('share_type', 'share_network', 'snapshot', 'availability_zone')
 
 
+def check_snapshot_protocol(snapshot, share_proto):
+    """InvalidInput for a share of another protocol than the snapshot's share
+    (the snapshot shows it: ``share_proto``): Manila creates it, and clients of
+    the new protocol get the data of a file system made for the other one."""
+    theirs = (snapshot or {}).get('share_proto')
+    if not theirs or not share_proto or theirs.upper() == share_proto.upper():
+        return
+    raise InvalidInput(
+        'share_proto is %s, but snapshot %s is of a %s share: a share created from a '
+        'snapshot has the protocol of the snapshot\'s share (set share_proto: %s).'
+        % (share_proto, snapshot.get('name') or snapshot.get('id'), theirs.upper(),
+           theirs.upper()))
+
+
 class ShareTask(ManilaModule):
     """The share module's hooks (the module sets ``shares``, ``locks`` and
     ``desired(**resolved)``)."""
@@ -98,6 +112,7 @@ class ShareTask(ManilaModule):
         check_create_features(self.client, p)
         references = self.create_references()
         snapshot = references.get('snapshot')
+        check_snapshot_protocol(snapshot, p['share_proto'])
         size = p['size'] or (snapshot['size'] if snapshot else None)
         check_create_options(dict(size=size), ('size',))
         return plan_create(self.desired(

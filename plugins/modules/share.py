@@ -89,6 +89,8 @@ options:
   snapshot:
     description:
       - Name or ID of a share snapshot to create the share from.
+      - The new share has the protocol of the snapshot's share, and another
+        O(share_proto) is refused before any write.
     type: str
   description:
     description:
