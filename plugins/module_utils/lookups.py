@@ -115,6 +115,31 @@ def looks_like_uuid(value):
     return bool(value) and bool(UUID_RE.match(str(value)))
 
 
+def refuse_other_projects(client, what, project=None, all_projects=False):
+    """InvalidInput when a user without the admin role asks for the ``what``
+    (plural: "shares") of another project or of every project.
+
+    Manila ignores ``all_tenants`` and ``project_id`` for such a user (its
+    list_all_projects policy) and answers with the user's own, which a task
+    would return as if they were another project's.  Nothing is asked from
+    Keystone without those options; a session that cannot say (a test
+    double) is let through.
+    """
+    if not (project or all_projects):
+        return
+    own = client.token_project()
+    if own is None or 'admin' in own['roles']:
+        return
+    if project and project == own['id']:
+        return
+    option = 'project' if project else 'all_projects'
+    raise InvalidInput(
+        '%s: only admins can list another project\'s %s (or those of every project); '
+        'this task runs as a user with the roles %s of project %s, for whom Manila '
+        'ignores the filter and would answer with this project\'s own %s.' % (
+            option, what, ', '.join(sorted(own['roles'])) or 'none', own['name'], what))
+
+
 def get_by_id(client, kind, resource_id, query=None):
     """The resource with this ID, or None when Manila says it does not exist."""
     spec = KINDS[kind]

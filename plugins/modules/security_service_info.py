@@ -55,7 +55,9 @@ options:
     description: Only the services attached to this share network (name or ID).
     type: str
   all_projects:
-    description: Services of every project (admins).
+    description:
+      - Services of every project (admins). A user without the admin role gets
+        a failure, not the own services Manila would answer with.
     type: bool
     default: false
 '''
@@ -125,6 +127,7 @@ class SecurityServiceInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.refuse_other_projects(self.client, 'security services', None, p['all_projects'])
         query = dict((k, p[k]) for k in FILTERS)
         if p['share_network']:
             query['share_network_id'] = lookups.resolve_id(

@@ -45,10 +45,15 @@ options:
     description: Only networks with a subnet on this Neutron subnet.
     type: str
   project:
-    description: Only networks of this project ID (admins).
+    description:
+      - Only networks of this project ID (admins). A user without the admin
+        role gets a failure (unless the ID is the user's own project), not the
+        own networks Manila would answer with.
     type: str
   all_projects:
-    description: Networks of every project (admins).
+    description:
+      - Networks of every project (admins). A user without the admin role gets
+        a failure, not the own networks Manila would answer with.
     type: bool
     default: false
   with_security_services:
@@ -124,6 +129,7 @@ class ShareNetworkInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.refuse_other_projects(self.client, 'share networks', p['project'], p['all_projects'])
         if p['name_pattern']:
             self.client.require('name_pattern_filter', 'The name_pattern filter')
         query = {
