@@ -115,6 +115,19 @@ def looks_like_uuid(value):
     return bool(value) and bool(UUID_RE.match(str(value)))
 
 
+def check_id_filters(params, options):
+    """InvalidInput for the first of ``options`` (filters that take an ID) whose
+    value is not UUID-shaped: Manila matches nothing and the task would return
+    an empty list for a mistyped ID or a name given as an ID."""
+    for option in options:
+        value = params.get(option)
+        if value is not None and not looks_like_uuid(value):
+            raise InvalidInput(
+                '%s %r is not an ID (a UUID such as 1b6f0c1e-...): Manila would match '
+                'nothing. Check the value, or filter by name where the module takes one.'
+                % (option, value))
+
+
 def refuse_other_projects(client, what, project=None, all_projects=False):
     """InvalidInput when a user without the admin role asks for the ``what``
     (plural: "shares") of another project or of every project.

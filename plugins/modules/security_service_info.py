@@ -33,7 +33,7 @@ options:
         must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
-    description: Service ID.
+    description: Service ID (a UUID; any other value is refused).
     type: str
   type:
     description: Only services of this type.
@@ -127,6 +127,7 @@ class SecurityServiceInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.check_id_filters(p, ('id',))
         lookups.refuse_other_projects(self.client, 'security services', None, p['all_projects'])
         query = dict((k, p[k]) for k in FILTERS)
         if p['share_network']:

@@ -30,7 +30,7 @@ options:
         must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
-    description: Network ID.
+    description: Network ID (a UUID; any other value is refused).
     type: str
   name_pattern:
     description: Part of the name (Manila's C(name~) filter, API 2.36+).
@@ -39,10 +39,10 @@ options:
     description: Only networks this security service (name or ID) is attached to.
     type: str
   neutron_net_id:
-    description: Only networks with a subnet on this Neutron network.
+    description: Only networks with a subnet on this Neutron network (its ID, a UUID).
     type: str
   neutron_subnet_id:
-    description: Only networks with a subnet on this Neutron subnet.
+    description: Only networks with a subnet on this Neutron subnet (its ID, a UUID).
     type: str
   project:
     description:
@@ -129,6 +129,7 @@ class ShareNetworkInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.check_id_filters(p, ('id', 'neutron_net_id', 'neutron_subnet_id'))
         lookups.refuse_other_projects(self.client, 'share networks', p['project'], p['all_projects'])
         if p['name_pattern']:
             self.client.require('name_pattern_filter', 'The name_pattern filter')

@@ -377,3 +377,12 @@ def test_refuse_other_projects():
     lookups.refuse_other_projects(_Projected({'id': 'a', 'name': 'admin', 'roles': ['admin']}),
                                   'shares', project='p2', all_projects=True)
     lookups.refuse_other_projects(_Projected(None), 'shares', all_projects=True)
+
+
+def test_check_id_filters_refuses_what_is_not_an_id():
+    lookups.check_id_filters({'id': '11111111-2222-3333-4444-555555555555', 'other': 'x',
+                              'resource_id': None}, ('id', 'resource_id'))
+    lookups.check_id_filters({'id': '0b0b0b0b0b0b4b0b8b0b0b0b0b0b0b0b'}, ('id',))
+    with pytest.raises(InvalidInput) as err:
+        lookups.check_id_filters({'id': 'net-one'}, ('id',))
+    assert str(err.value).startswith("id 'net-one' is not an ID (a UUID")

@@ -3,7 +3,8 @@
 """The info modules that take ``project`` or ``all_projects`` (issue 37): for a user
 without the admin role Manila ignores them and answers with the user's own
 resources, so the task fails before it lists anything instead of returning them
-as another project's."""
+as another project's.  And the ID filters of the info modules: a value that is
+not a UUID matches nothing, so it is refused."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -19,6 +20,7 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 from ansible_collections.openkeel.manila.plugins.modules import (
     security_service_info,
     share_info,
+    share_message_info,
     share_network_info,
     share_snapshot_info,
 )
@@ -50,4 +52,18 @@ def test_a_member_asking_for_other_projects_fails_before_any_listing(
         "%s: only admins can list another project's %s (or those of every project); this "
         "task runs as a user with the roles member, reader of project demo, for whom Manila "
         "ignores the filter and would answer with this project's own %s." % (option, what, what))
+    assert session.requests() in ([], ['GET /'])
+
+
+@pytest.mark.parametrize('module,option', [
+    (security_service_info, 'id'),
+    (share_network_info, 'id'),
+    (share_network_info, 'neutron_net_id'),
+    (share_network_info, 'neutron_subnet_id'),
+    (share_message_info, 'id'),
+    (share_message_info, 'resource_id'),
+])
+def test_an_id_filter_that_is_not_an_id_is_refused_before_any_listing(monkeypatch, module, option):
+    outcome, session = run_scripted(monkeypatch, module, {option: 'my-thing'}, [], expect=Fail)
+    assert outcome.result['msg'].startswith("%s 'my-thing' is not an ID (a UUID" % option)
     assert session.requests() in ([], ['GET /'])

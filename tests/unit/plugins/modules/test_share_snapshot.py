@@ -487,8 +487,9 @@ def test_bad_message_filters_fail_before_any_request(monkeypatch):
 
 
 def test_one_message_by_id(monkeypatch):
-    outcome, session = run(monkeypatch, share_message_info, {'id': 'm1', 'action_id': '002'}, [
-        ('GET', '/v2/messages/m1', ScriptedResponse(200, {'message': MESSAGE})),
+    message_id = 'cccccccc-0000-0000-0000-000000000001'   # an ID filter takes a UUID (issue 37)
+    outcome, session = run(monkeypatch, share_message_info, {'id': message_id, 'action_id': '002'}, [
+        ('GET', '/v2/messages/' + message_id, ScriptedResponse(200, {'message': dict(MESSAGE, id=message_id)})),
     ])
     assert outcome.result['messages'] == []     # it is about action 001
 
