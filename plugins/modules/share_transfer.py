@@ -75,7 +75,10 @@ options:
     description: ID of the transfer (required with V(accepted)).
     type: str
   auth_key:
-    description: The key RV(auth_key) of the task that created the transfer.
+    description:
+      - The key RV(auth_key) of the task that created the transfer.
+      - Manila's keys are 16 or more hexadecimal digits; another value is refused
+        before any request.
     type: str
   name:
     description: A name for a new transfer (by default the share's name).
@@ -172,6 +175,8 @@ api_version:
   type: str
 '''
 
+import re
+
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import ManilaModule
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
@@ -198,6 +203,15 @@ ACCEPT = 'accept'
 
 def share_view(share):
     return dict((k, share.get(k)) for k in SHARE_FIELDS) if share else {}
+
+
+# Manila's transfer keys: share_transfer_key_length (16 to 255) lowercase
+# hexadecimal digits (manila/transfer/api.py).
+AUTH_KEY_MIN = 16
+AUTH_KEY_RE = re.compile(r'^[0-9a-f]{16,255}$')
+HEX_RE = re.compile(r'^[0-9a-f]+$')
+# What ansible-core shows for a no_log option.
+NO_LOG_PLACEHOLDER = 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
 
 
 class Found(object):
@@ -250,9 +264,27 @@ class ShareTransferModule(ManilaModule):
             raise InvalidInput('name only applies with state=present.')
         if p['auth_key'] is not None and p['state'] != 'accepted':
             raise InvalidInput('auth_key only applies with state=accepted.')
+        if p['auth_key'] is not None and not AUTH_KEY_RE.match(p['auth_key']):
+            length = len(p['auth_key'])
+            hexadecimal = bool(HEX_RE.match(p['auth_key']))
+            self.forget_auth_key()
+            raise InvalidInput(
+                'auth_key is not a transfer key: Manila makes keys of %d or more '
+                'hexadecimal digits (0-9, a-f), and this one has %d character%s%s. Give '
+                'the auth_key the task that created the transfer returned. Nothing was '
+                'sent.' % (AUTH_KEY_MIN, length, '' if length == 1 else 's',
+                           '' if hexadecimal else ', not all of them hexadecimal digits'))
         if p['id'] and p['state'] == 'present':
             raise InvalidInput('id does not apply with state=present: the task finds the '
                                'transfer of the share, or makes one.')
+
+    def forget_auth_key(self):
+        """A value that cannot be a key needs no masking: ansible-core masks every
+        occurrence of a no_log value in the result, and a short one ("x") turns
+        every message into asterisks ("e********ist").  The option itself
+        stays hidden as no_log options are."""
+        self.ansible.no_log_values.discard(self.params['auth_key'])
+        self.params['auth_key'] = NO_LOG_PLACEHOLDER
 
     # -- the converge template's hooks, one set per state ----------------------
     def find_current(self):
