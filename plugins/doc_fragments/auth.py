@@ -69,7 +69,9 @@ options:
     aliases: [key]
   api_timeout:
     description:
-      - Seconds to wait for one HTTP answer.
+      - Seconds to wait for one HTTP answer. Must be above 0; unset, a request
+        waits as long as it takes. A request that takes longer fails saying that
+        it timed out.
     type: int
   wait:
     description:
@@ -105,6 +107,7 @@ options:
       - Highest Manila API microversion to use, for example C(2.65).
       - The collection negotiates once per task the lowest of the newest
         version it knows (2.99), the server's newest and this cap.
+      - Manila's microversions are all 2.x; a cap such as C(3.0) is refused.
       - Features newer than the negotiated version fail before any write, with
         a message naming the version they need.
     type: str

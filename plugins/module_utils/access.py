@@ -22,6 +22,7 @@ __metaclass__ = type
 
 import ipaddress
 import string
+import unicodedata
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
@@ -103,9 +104,33 @@ def rule_argument_spec():
 # -- validation ---------------------------------------------------------------
 
 
+def _control_characters(value):
+    """The control characters (and line or paragraph separators) in ``value``."""
+    return sorted(set(c for c in value
+                      if unicodedata.category(c) in ('Cc', 'Zl', 'Zp')))
+
+
+def _check_characters(access_type, value):
+    # Manila takes a newline inside a user name or a Ceph ID; a driver that
+    # writes targets into an exports or smb.conf file would write two lines.
+    bad = _control_characters(value)
+    if bad:
+        raise InvalidInput(
+            '%s rule %r: access_to cannot contain a newline, a tab or any other '
+            'control character (it has %s).'
+            % (access_type, value, ', '.join(repr(c) for c in bad)))
+    if access_type == 'cephx' and any(c.isspace() for c in value):
+        raise InvalidInput('%s rule %r: a Ceph ID cannot contain a space.'
+                           % (access_type, value))
+
+
 def _ip_network(value, version):
     """The network of an ip rule target, validated as Manila does (strict)."""
     text = str(value).strip()
+    if '%' in text:
+        raise InvalidInput(
+            'ip rule %r: an access rule cannot name an IPv6 zone (the part after '
+            '"%%"): give the address or network without it.' % (value,))
     try:
         network = ipaddress.ip_network(text, strict=True)
     except ValueError as exc:
@@ -131,6 +156,8 @@ def _ip_network(value, version):
 def _check_user(value):
     # Manila: 4-255 characters; the first one may be anything but a newline,
     # the others none of "/\[]:;|=,+*?<>; and not only periods and spaces.
+    # Control characters are refused before (_check_characters), and so is a
+    # space at either end here.
     if value and all(c.isspace() or c in '.|' for c in value):
         raise InvalidInput('user rule %r: a user or group name cannot consist '
                            'only of periods or spaces.' % value)
@@ -139,10 +166,18 @@ def _check_user(value):
                            'characters long (it has %d).' % (
                                value, USER_MIN_LENGTH, USER_MAX_LENGTH, len(value)))
     bad = sorted(set(c for c in value[1:] if c in USER_FORBIDDEN_CHARS))
-    if value[0] == '\n' or bad:
+    if bad:
         raise InvalidInput('user rule %r: a user or group name cannot contain %s '
                            '(Manila refuses any of "/\\[]:;|=,+*?<>).'
-                           % (value, ' '.join(bad) or 'a newline'))
+                           % (value, ' '.join(bad)))
+    _check_edges('user', value)
+
+
+def _check_edges(access_type, value):
+    if value != value.strip():  # no control characters by now: only spaces
+        raise InvalidInput(
+            '%s rule %r: access_to cannot begin or end with a space (Manila would '
+            'keep it as part of the name).' % (access_type, value))
 
 
 def _check_cert(value):
@@ -176,6 +211,7 @@ def validate_target(access_type, access_to, version=None):
     if access_to is None:
         raise InvalidInput('a %s rule needs access_to.' % access_type)
     access_to = str(access_to)
+    _check_characters(access_type, access_to)
     if access_type == 'ip':
         _ip_network(access_to, version)
     elif access_type == 'user':

@@ -35,6 +35,62 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
 MAX_WRITES_SHOWN = 5
 
 
+def option_error(messages, msg):
+    """The message of a failed check of the options that names the option.
+
+    For a string given where a list of dicts is expected (``rules: foo``),
+    ansible-core's first error is "dictionary requested, could not parse JSON
+    or key=value", without the option; a later one of the same check names it.
+    """
+    if msg is None or not msg.startswith('dictionary requested'):
+        return msg
+    for message in messages or ():
+        if "option '" in message and 'convert to dict' in message:
+            return message + ('. Give a list of dicts (in YAML, a list of mappings), '
+                              'not a string.')
+    return msg
+
+
+class OptionsModule(AnsibleModule):
+    """AnsibleModule whose failure to check the task's options names the option."""
+
+    def fail_json(self, msg=None, **kwargs):
+        result = getattr(self, 'validation_result', None)
+        if not getattr(self, 'options_checked', False) and result is not None:
+            msg = option_error(result.error_messages, msg)
+        super(OptionsModule, self).fail_json(msg=msg, **kwargs)
+
+
+def bool_where_int(spec, params, prefix=''):
+    """(option, value) of the first boolean given for an int option (suboptions
+    too), or None.  ansible-core takes ``true`` as an int (a bool is one in
+    Python), and Manila would see ``size: true``."""
+    for name, option in spec.items():
+        value = (params or {}).get(name)
+        if value is None:
+            continue
+        where = prefix + name
+        if option.get('type') == 'int' and isinstance(value, bool):
+            return where, str(value).lower()
+        if option.get('type') == 'list' and option.get('elements') == 'int' \
+                and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, bool):
+                    return '%s[%d]' % (where, index), str(item).lower()
+        suboptions = option.get('options')
+        if suboptions and isinstance(value, dict):
+            found = bool_where_int(suboptions, value, where + '.')
+            if found:
+                return found
+        if suboptions and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, dict):
+                    found = bool_where_int(suboptions, item, '%s[%d].' % (where, index))
+                    if found:
+                        return found
+    return None
+
+
 def wait_argument_spec(default_timeout):
     """``wait`` and ``timeout`` for a module that waits on Manila."""
     return dict(
@@ -162,13 +218,17 @@ class ManilaModule(object):
         return spec
 
     def __init__(self):
-        self.ansible = AnsibleModule(argument_spec=self.full_argument_spec(),
+        self.ansible = OptionsModule(argument_spec=self.full_argument_spec(),
                                      supports_check_mode=True, **self.module_kwargs)
+        self.ansible.options_checked = True
         self.params = self.ansible.params
         self.check_mode = self.ansible.check_mode
         self.diff_mode = self.ansible._diff
         self.warnings = []
         self._client = None
+        flag = bool_where_int(self.full_argument_spec(), self.params)
+        if flag:
+            self.fail('%s must be a whole number, not %s (a boolean).' % flag)
         timeout = self.params.get('timeout')
         if timeout is not None and timeout < 1:
             self.fail('timeout must be a positive number of seconds, got %s.' % timeout)

@@ -264,6 +264,13 @@ def negotiate(server_min, server_max, cap=None):
     wanted = MAX_KNOWN_VERSION
     if cap is not None:
         cap = APIVersion(cap)
+        if cap.major > MIN_SUPPORTED_VERSION.major:
+            # Taken as a cap, 3.0 would mean the newest 2.x: surely not meant.
+            raise ConfigurationError(
+                'api_version %s is not a version of Manila\'s API: its versions are '
+                '%d.x (this collection knows %s to %s).' % (
+                    cap, MIN_SUPPORTED_VERSION.major, MIN_SUPPORTED_VERSION,
+                    MAX_KNOWN_VERSION))
         if cap < MIN_SUPPORTED_VERSION:
             raise ConfigurationError(
                 'api_version %s is older than %s, the oldest Manila API '

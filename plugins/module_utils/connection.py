@@ -204,9 +204,50 @@ def find_catalog_endpoint(catalog, interface, region_name, service_types=SERVICE
     return None
 
 
+def _check_cloud_option(cloud):
+    """Refuse a ``cloud`` that is neither a cloud's name nor a dict of settings."""
+    if cloud is None or isinstance(cloud, str):
+        return
+    if not isinstance(cloud, dict):
+        raise ConfigurationError(
+            'cloud must be the name of a cloud in clouds.yaml (a string: quote a name '
+            'such as "5") or a dict of connection settings (auth, region_name, ...), '
+            'not a %s.' % type(cloud).__name__)
+    for key in ('auth',):
+        if cloud.get(key) is not None and not isinstance(cloud[key], dict):
+            raise ConfigurationError(
+                'cloud.%s must be a dict (auth_url, username, ...), not a %s.'
+                % (key, type(cloud[key]).__name__))
+
+
+def _check_api_timeout(value, where='api_timeout'):
+    """Refuse an api_timeout (from the task or clouds.yaml) that is not above 0."""
+    if value is None or value == '':
+        return
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ConfigurationError('%s must be a number of seconds, not %r.' % (where, value))
+    if not seconds > 0:  # pylint: disable=unnecessary-negation  # NaN too
+        raise ConfigurationError(
+            '%s must be above 0 (seconds that each request to the cloud may take; '
+            'leave it unset for no limit), not %s.' % (where, value))
+
+
 def cloud_region(params):
     """openstacksdk's CloudRegion for the task's connection options."""
     cloud = params.get('cloud')
+    _check_cloud_option(cloud)
+    _check_api_timeout(params.get('api_timeout'))
+    region = _load_cloud_region(params, cloud)
+    config = getattr(region, 'config', None)
+    if isinstance(config, dict) and params.get('api_timeout') is None:
+        _check_api_timeout(config.get('api_timeout'),
+                           'api_timeout (of the cloud configuration)')
+    return region
+
+
+def _load_cloud_region(params, cloud):
     try:
         loader = sdk_config.OpenStackConfig()
         if isinstance(cloud, dict):

@@ -17,6 +17,7 @@ __metaclass__ = type
 import datetime
 import email.utils
 import functools
+import re
 
 from urllib.parse import urlsplit
 
@@ -238,6 +239,16 @@ def is_connection_error(exc):
               ksa_exc.UnknownConnectionError))
 
 
+# What keystoneauth appends to the text of its HTTP errors; ManilaError adds
+# the status (and the request ID) itself.
+_KSA_STATUS_SUFFIX = re.compile(r'\s*\((?:HTTP \d{3}|Request-ID: [^)]*)\)')
+
+
+def _bare_text(exc):
+    """keystoneauth's message of ``exc`` without its "(HTTP 401)" and request ID."""
+    return _KSA_STATUS_SUFFIX.sub('', str(exc)).strip() or type(exc).__name__
+
+
 def error_from_keystoneauth(exc, method=None, url=None):
     """The ManilaError for an exception keystoneauth raised.
 
@@ -248,12 +259,22 @@ def error_from_keystoneauth(exc, method=None, url=None):
         if isinstance(exc, ksa_exc.EndpointNotFound):
             return ConfigurationError(str(exc))
         if isinstance(exc, ksa_exc.Unauthorized):
-            return ManilaError('Keystone refused the credentials: %s' % exc,
-                               status=401, method=method, url=url)
+            return ManilaError('Keystone refused the credentials: %s' % _bare_text(exc),
+                               status=401, request_id=getattr(exc, 'request_id', None),
+                               method=method, url=url)
         if isinstance(exc, ksa_exc.HttpError):
-            return ManilaError(str(exc), status=getattr(exc, 'http_status', None),
+            return ManilaError(_bare_text(exc), status=getattr(exc, 'http_status', None),
                                request_id=getattr(exc, 'request_id', None),
                                method=method, url=url)
+        if isinstance(exc, ksa_exc.ConnectTimeout):
+            # keystoneauth raises it for a connection that timed out and for
+            # an answer that did not come in time (a read timeout) alike.
+            where = url or 'the cloud'
+            return ManilaError(
+                'No answer from %s in time (%s): the request timed out after '
+                'api_timeout seconds; raise api_timeout if the cloud is slow, or '
+                'check that it is reachable.' % (where, _bare_text(exc)),
+                method=method, url=url)
         if is_connection_error(exc):
             where = url or 'the cloud'
             return ManilaError('Could not connect to %s: %s' % (where, exc),

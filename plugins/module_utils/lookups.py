@@ -80,6 +80,44 @@ def looks_like_uuid(value):
     return bool(value) and bool(UUID_RE.match(str(value)))
 
 
+def check_id_filters(params, options):
+    """InvalidInput for the first of ``options`` (filters that take an ID) whose
+    value is not UUID-shaped: Manila matches nothing and the task would return
+    an empty list for a mistyped ID or a name given as an ID."""
+    for option in options:
+        value = params.get(option)
+        if value is not None and not looks_like_uuid(value):
+            raise InvalidInput(
+                '%s %r is not an ID (a UUID such as 1b6f0c1e-...): Manila would match '
+                'nothing. Check the value, or filter by name where the module takes one.'
+                % (option, value))
+
+
+def refuse_other_projects(client, what, project=None, all_projects=False):
+    """InvalidInput when a user without the admin role asks for the ``what``
+    (plural: "shares") of another project or of every project.
+
+    Manila ignores ``all_tenants`` and ``project_id`` for such a user (its
+    list_all_projects policy) and answers with the user's own, which a task
+    would return as if they were another project's.  Nothing is asked from
+    Keystone without those options; a session that cannot say (a test
+    double) is let through.
+    """
+    if not (project or all_projects):
+        return
+    own = client.token_project()
+    if own is None or 'admin' in own['roles']:
+        return
+    if project and project == own['id']:
+        return
+    option = 'project' if project else 'all_projects'
+    raise InvalidInput(
+        '%s: only admins can list another project\'s %s (or those of every project); '
+        'this task runs as a user with the roles %s of project %s, for whom Manila '
+        'ignores the filter and would answer with this project\'s own %s.' % (
+            option, what, ', '.join(sorted(own['roles'])) or 'none', own['name'], what))
+
+
 def get_by_id(client, kind, resource_id, query=None):
     """The resource with this ID, or None when Manila says it does not exist."""
     spec = KINDS[kind]

@@ -23,6 +23,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ipaddress
+
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Forbidden,
@@ -37,7 +39,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.resource import (
     ResourceAPI,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import Usage
-from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
+from ansible_collections.openkeel.manila.plugins.module_utils.values import (
+    none_if_blank,
+    too_long,
+)
 
 SERVICE_TYPES = ('active_directory', 'kerberos', 'ldap')
 
@@ -53,6 +58,9 @@ FIELD_FEATURES = (('ou', 'security_service_ou'),
 CREATE = 'create'
 UPDATE = 'update'
 DELETE = 'delete'
+
+# The columns of security_services that are not String(255).
+FIELD_LIMITS = {'dns_ip': 64}
 
 PASSWORD_SHOWN = '(hidden)'
 PASSWORD_CHANGED = '(changed)'
@@ -73,12 +81,33 @@ def validate(desired, update_password='on_create'):
     if service_type is not None and service_type not in SERVICE_TYPES:
         raise InvalidInput('type must be one of %s, got %r.' % (
             ', '.join(SERVICE_TYPES), service_type))
+    problem = too_long([(k, desired.get(k)) for k in FIELDS + ('password',)], FIELD_LIMITS)
+    if problem:
+        raise InvalidInput(problem)
+    check_dns_ip(desired.get('dns_ip'))
     if (service_type == 'active_directory' and none_if_blank(desired.get('server'))
             and none_if_blank(desired.get('default_ad_site'))):
         raise InvalidInput('An active_directory security service takes server or '
                            'default_ad_site, not both (Manila refuses the pair).')
     if update_password == 'always' and desired.get('password') is None:
         raise InvalidInput('update_password=always needs password.')
+
+
+def check_dns_ip(value):
+    """InvalidInput unless ``value`` is an IP address (or a comma-separated list
+    of them, as some drivers take); Manila stores any text and the driver fails
+    on the share server later."""
+    if none_if_blank(value) is None:
+        return
+    for item in value.split(','):
+        try:
+            ipaddress.ip_address(item.strip())
+        except ValueError:
+            raise InvalidInput(
+                'dns_ip %r is not an IP address (give the DNS server\'s address, '
+                'or several separated by commas; not a host name).' % value)
+        if '%' in item:
+            raise InvalidInput('dns_ip %r: give the address without an IPv6 zone.' % value)
 
 
 def required_features(desired):

@@ -60,7 +60,10 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_NETWORK_ACTIVE,
     SHARE_NETWORK_ERROR_STATES,
 )
-from ansible_collections.openkeel.manila.plugins.module_utils.values import none_if_blank
+from ansible_collections.openkeel.manila.plugins.module_utils.values import (
+    none_if_blank,
+    too_long,
+)
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     user_message_explainer,
     wait_until,
@@ -72,6 +75,28 @@ UPDATE = 'update'
 DELETE = 'delete'
 
 NEUTRON_FIELDS = ('neutron_net_id', 'neutron_subnet_id')
+
+
+# The length of a subnet's neutron ID columns (a Neutron ID is a UUID).
+NEUTRON_ID_MAX = 36
+
+
+def check_network_input(params):
+    """What Manila would refuse in a share_network task's text (its database
+    answers a 500 for a name over 255 characters), before any request."""
+    name = params.get('name')
+    if name is not None and not name.strip():
+        raise InvalidInput('name cannot be empty or blank: give the share network a '
+                           'name, or leave name out and give id.')
+    problem = too_long([('name', name), ('description', params.get('description'))])
+    fields = [('neutron_net_id', params.get('neutron_net_id')),
+              ('neutron_subnet_id', params.get('neutron_subnet_id'))]
+    for index, subnet in enumerate(params.get('subnets') or []):
+        fields.extend(('subnets[%d].%s' % (index, key), subnet.get(key))
+                      for key in ('neutron_net_id', 'neutron_subnet_id'))
+    problem = problem or too_long(fields, dict((f, NEUTRON_ID_MAX) for f, _v in fields))
+    if problem:
+        raise InvalidInput(problem + (' A Neutron ID is a UUID.' if 'neutron' in problem else ''))
 
 
 # -- subnets -----------------------------------------------------------------------

@@ -184,6 +184,13 @@ def prepare_extra_specs(extra_specs, dhss):
         if value is None:
             problems.append('extra spec %r has no value.' % key)
             continue
+        if isinstance(value, (dict, list, tuple, set)):
+            # str() would store Python's text of it ("{'a': 1}").
+            problems.append('extra spec %r: the value must be a string, a number or a '
+                            'boolean, not a %s (Manila stores extra specs as strings; '
+                            'give the text the backend expects, e.g. "a,b" or "<in> a").'
+                            % (key, 'dict' if isinstance(value, dict) else 'list'))
+            continue
         text = as_metadata_value(value)
         if not 1 <= len(text) <= VALUE_MAX:
             problems.append('extra spec %r: the value must be 1-%d characters long.'

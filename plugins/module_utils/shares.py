@@ -92,7 +92,38 @@ IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
 
 # -- what Manila would refuse ----------------------------------------------------
 
-def check_share_input(share_proto=None, name=None, description=None, metadata=None):
+# The scheduler hints Manila knows (manila/share/api.py, the affinity filters and
+# OnlyHostFilter); same_host and different_host hold share IDs, comma-separated.
+SCHEDULER_HINTS = ('same_host', 'different_host', 'only_host')
+SHARE_ID_HINTS = ('same_host', 'different_host')
+
+
+def check_scheduler_hints(hints, option='scheduler_hints'):
+    """InvalidInput for scheduler hints Manila would ignore or fail the share on."""
+    if not hints:
+        return
+    unknown = sorted(str(k) for k in hints if k not in SCHEDULER_HINTS)
+    if unknown:
+        raise InvalidInput('%s: unknown hint(s) %s; Manila knows %s, and would ignore '
+                           'any other.' % (option, ', '.join(unknown), ', '.join(SCHEDULER_HINTS)))
+    for key in SHARE_ID_HINTS:
+        value = hints.get(key)
+        if value is None:
+            continue
+        items = value.split(',') if isinstance(value, str) else None
+        if not items or not all(lookups.looks_like_uuid(i.strip()) for i in items):
+            raise InvalidInput(
+                '%s.%s must be the ID of a share, or several separated by commas (not '
+                'names), got %r; the scheduler puts no share beside an unknown one and '
+                'the share goes to error.' % (option, key, value))
+    only_host = hints.get('only_host')
+    if only_host is not None and not (isinstance(only_host, str) and only_host.strip()):
+        raise InvalidInput('%s.only_host must be a pool name (host@backend#pool), got %r.'
+                           % (option, only_host))
+
+
+def check_share_input(share_proto=None, name=None, description=None, metadata=None,
+                      scheduler_hints=None):
     """What Manila would refuse in a share's fields, before any request."""
     if share_proto is not None and share_proto.upper() not in SHARE_PROTOCOLS:
         raise InvalidInput('share_proto %r is not a protocol Manila knows: %s.'
@@ -103,6 +134,7 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
             raise InvalidInput('%s is %d characters long; Manila takes at most %d.'
                                % (option, len(value), limit))
     normalize_metadata(metadata)
+    check_scheduler_hints(scheduler_hints)
 
 
 # Options that apply with one state only: (option, state).
@@ -121,7 +153,8 @@ def share_input_problems(p, one_state=ONE_STATE_OPTIONS):
         if p[option] and p['state'] != state:
             yield '%s only applies with state=%s.' % (option, state)
     try:
-        check_share_input(p['share_proto'], p['name'], p['description'])
+        check_share_input(p['share_proto'], p['name'], p['description'],
+                          scheduler_hints=p.get('scheduler_hints'))
     except InvalidInput as exc:
         yield exc.message
 

@@ -39,6 +39,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     InvalidInput,
@@ -64,6 +66,25 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
 FEATURE = KINDS['share_transfer'].feature
 VIEW_FIELDS = ('id', 'name', 'resource_type', 'resource_id', 'source_project_id',
                'destination_project_id', 'accepted', 'created_at', 'expires_at')
+
+
+# Manila's transfer keys: share_transfer_key_length (16 to 255) lowercase
+# hexadecimal digits (manila/transfer/api.py).
+AUTH_KEY_MIN = 16
+AUTH_KEY_RE = re.compile(r'^[0-9a-f]{16,255}$')
+HEX_RE = re.compile(r'^[0-9a-f]+$')
+
+
+def auth_key_problem(auth_key):
+    """Why ``auth_key`` cannot be a Manila transfer key (None: it can, or none given)."""
+    if auth_key is None or AUTH_KEY_RE.match(auth_key):
+        return None
+    length = len(auth_key)
+    return ('auth_key is not a transfer key: Manila makes keys of %d or more '
+            'hexadecimal digits (0-9, a-f), and this one has %d character%s%s. Give '
+            'the auth_key the task that created the transfer returned. Nothing was '
+            'sent.' % (AUTH_KEY_MIN, length, '' if length == 1 else 's',
+                       '' if HEX_RE.match(auth_key) else ', not all of them hexadecimal digits'))
 
 
 def view(transfer):

@@ -29,3 +29,22 @@ def whole_number(value):
         except ValueError:
             return None
     return None
+
+
+# The length of Manila's name and description columns (and of most other text
+# columns: manila/db/sqlalchemy/models.py, String(255)).
+TEXT_MAX = 255
+
+
+def too_long(fields, limits=None):
+    """The message for the first of ``fields`` ((option, value) pairs, in order)
+    longer than its column (``limits``: option -> length, else TEXT_MAX), or None.
+
+    Manila's API does not check most of these lengths: the database refuses the
+    row with a 500, which write_once would take for a passing fault."""
+    for option, value in fields:
+        limit = (limits or {}).get(option, TEXT_MAX)
+        if isinstance(value, str) and len(value) > limit:
+            return '%s is %d characters long; Manila takes at most %d.' % (
+                option, len(value), limit)
+    return None

@@ -67,7 +67,12 @@ options:
     description: Description. An empty string clears it.
     type: str
   dns_ip:
-    description: The DNS server share servers use.
+    description:
+      - The DNS server share servers use, as an IP address (several separated
+        by commas for a driver that takes more than one); not a host name.
+      - At most 64 characters; the other settings (O(name), O(description),
+        O(server), O(domain), O(user), O(password), O(ou),
+        O(default_ad_site)) at most 255 each, checked before any request.
     type: str
   server:
     description:

@@ -33,7 +33,7 @@ options:
         must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
-    description: Service ID.
+    description: Service ID (a UUID; any other value is refused).
     type: str
   type:
     description: Only services of this type.
@@ -55,7 +55,9 @@ options:
     description: Only the services attached to this share network (name or ID).
     type: str
   all_projects:
-    description: Services of every project (admins).
+    description:
+      - Services of every project (admins). A user without the admin role gets
+        a failure, not the own services Manila would answer with.
     type: bool
     default: false
 '''
@@ -161,6 +163,8 @@ class SecurityServiceInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.check_id_filters(p, ('id',))
+        lookups.refuse_other_projects(self.client, 'security services', None, p['all_projects'])
         query = dict((k, p[k]) for k in FILTERS)
         if p['share_network']:
             query['share_network_id'] = lookups.resolve_id(

@@ -94,6 +94,8 @@ options:
   snapshot:
     description:
       - Name or ID of a share snapshot to create the share from.
+      - The new share has the protocol of the snapshot's share, and another
+        O(share_proto) is refused before any write.
     type: str
   description:
     description:
@@ -125,8 +127,10 @@ options:
     type: bool
   scheduler_hints:
     description:
-      - Scheduler hints for creation (API 2.65+), for example
-        C(only_host) (2.67+), C(same_host), C(different_host).
+      - Scheduler hints for creation (API 2.65+), C(only_host) (2.67+, a pool
+        name), C(same_host) and C(different_host) (the ID of a share, or several
+        separated by commas). Any other key is refused, as are names where
+        share IDs are asked for (Manila would put the share in error).
     type: dict
   mount_point_name:
     description:

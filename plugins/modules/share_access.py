@@ -68,7 +68,9 @@ options:
       access_to:
         description:
           - The target. An ip rule must be an exact network
-            (V(10.0.0.0/24), not V(10.0.0.5/24)).
+            (V(10.0.0.0/24), not V(10.0.0.5/24)), without an IPv6 zone.
+          - No target may contain a control character (a newline, a tab);
+            a cephx target no space, a user target no space at either end.
         type: str
         required: true
       access_level:

@@ -66,9 +66,14 @@ options:
   project:
     description:
       - Only shares of this project ID (admins; implies O(all_projects)).
+      - Manila ignores it for a user without the admin role and answers with
+        the user's own shares; the task then fails instead (unless the ID is
+        the user's own project).
     type: str
   all_projects:
-    description: Shares of every project (admins).
+    description:
+      - Shares of every project (admins). A user without the admin role gets a
+        failure, not the own shares Manila would answer with.
     type: bool
     default: false
   with_export_locations:
@@ -290,6 +295,7 @@ class ShareInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.refuse_other_projects(self.client, 'shares', p['project'], p['all_projects'])
         for option, feature in FILTER_FEATURES.items():
             if p[option]:
                 self.client.require(feature, 'The %s filter' % option)

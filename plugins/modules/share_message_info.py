@@ -30,7 +30,7 @@ extends_documentation_fragment:
   - openkeel.manila.attributes.info_module
 options:
   id:
-    description: ID of one message.
+    description: ID of one message (a UUID; any other value is refused).
     type: str
   share:
     description:
@@ -38,7 +38,7 @@ options:
         messages stay readable through its ID (O(resource_id)).
     type: str
   resource_id:
-    description: ID of the resource the messages are about (any kind).
+    description: ID of the resource the messages are about (any kind; a UUID).
     type: str
   resource_type:
     description:
@@ -187,6 +187,7 @@ class ShareMessageInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.check_id_filters(p, ('id', 'resource_id'))
         start, end = self.validate_input()
         self.client.require('user_messages', 'Manila user messages')
         if p['id']:

@@ -68,6 +68,7 @@ options:
       - Name of the network. Without O(id) it identifies the network (two
         networks with the name fail the task).
       - With O(id), the name the network should have (a rename).
+      - At most 255 characters, and not empty or blank.
     type: str
   id:
     description:
@@ -75,7 +76,7 @@ options:
         becomes its desired name.
     type: str
   description:
-    description: Description. An empty string clears it.
+    description: Description (at most 255 characters). An empty string clears it.
     type: str
   neutron_net_id:
     description:
@@ -307,6 +308,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.share_networks imp
     ShareNetworkAPI,
     Usage,
     check_can_change_services,
+    check_network_input,
     create_body,
     diff_view,
     existing_subnets,
@@ -347,6 +349,7 @@ class ShareNetworkModule(ManilaModule):
 
     def run(self):
         p = self.params
+        check_network_input(p)
         self.desired = dict(name=p['name'], description=p['description'])
         if p['subnets'] is not None:
             self.desired['subnets'] = normalize_subnets(p['subnets'])

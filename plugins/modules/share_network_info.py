@@ -30,7 +30,7 @@ options:
         must also match the other filters given. Any other value costs no extra request.
     type: str
   id:
-    description: Network ID.
+    description: Network ID (a UUID; any other value is refused).
     type: str
   name_pattern:
     description: Part of the name (Manila's C(name~) filter, API 2.36+).
@@ -39,16 +39,21 @@ options:
     description: Only networks this security service (name or ID) is attached to.
     type: str
   neutron_net_id:
-    description: Only networks with a subnet on this Neutron network.
+    description: Only networks with a subnet on this Neutron network (its ID, a UUID).
     type: str
   neutron_subnet_id:
-    description: Only networks with a subnet on this Neutron subnet.
+    description: Only networks with a subnet on this Neutron subnet (its ID, a UUID).
     type: str
   project:
-    description: Only networks of this project ID (admins).
+    description:
+      - Only networks of this project ID (admins). A user without the admin
+        role gets a failure (unless the ID is the user's own project), not the
+        own networks Manila would answer with.
     type: str
   all_projects:
-    description: Networks of every project (admins).
+    description:
+      - Networks of every project (admins). A user without the admin role gets
+        a failure, not the own networks Manila would answer with.
     type: bool
     default: false
   with_security_services:
@@ -211,6 +216,8 @@ class ShareNetworkInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.check_id_filters(p, ('id', 'neutron_net_id', 'neutron_subnet_id'))
+        lookups.refuse_other_projects(self.client, 'share networks', p['project'], p['all_projects'])
         if p['name_pattern']:
             self.client.require('name_pattern_filter', 'The name_pattern filter')
         query = {

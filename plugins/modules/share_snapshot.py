@@ -74,6 +74,8 @@ options:
     description:
       - Name of the snapshot. Without O(id) it identifies the snapshot (two
         snapshots with the name fail the task, listing their IDs).
+      - No snapshot is taken under a UUID-shaped name (most likely a mistyped
+        or deleted snapshot's ID), the task fails instead; give an ID as O(id).
       - With O(id), the name the snapshot should have (a rename).
     type: str
   id:

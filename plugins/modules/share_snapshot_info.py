@@ -46,9 +46,14 @@ options:
   project:
     description:
       - Only snapshots of this project ID (admins; implies O(all_projects)).
+      - Manila ignores it for a user without the admin role and answers with
+        the user's own snapshots; the task then fails instead (unless the ID
+        is the user's own project).
     type: str
   all_projects:
-    description: Snapshots of every project (admins).
+    description:
+      - Snapshots of every project (admins). A user without the admin role
+        gets a failure, not the own snapshots Manila would answer with.
     type: bool
     default: false
   with_export_locations:
@@ -201,6 +206,7 @@ class ShareSnapshotInfoModule(ManilaModule):
 
     def run(self):
         p = self.params
+        lookups.refuse_other_projects(self.client, 'snapshots', p['project'], p['all_projects'])
         for option, (feature, what) in OPTION_FEATURES.items():
             if p[option]:
                 self.client.require(feature, what)

@@ -75,7 +75,10 @@ options:
     description: ID of the transfer (required with V(accepted)).
     type: str
   auth_key:
-    description: The key RV(auth_key) of the task that created the transfer.
+    description:
+      - The key RV(auth_key) of the task that created the transfer.
+      - Manila's keys are 16 or more hexadecimal digits; another value is refused
+        before any request.
     type: str
   name:
     description: A name for a new transfer (by default the share's name).
@@ -210,7 +213,10 @@ api_version:
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.tasks.transfer import TransferTask
-from ansible_collections.openkeel.manila.plugins.module_utils.transfers import TransferAPI
+from ansible_collections.openkeel.manila.plugins.module_utils.transfers import (
+    TransferAPI,
+    auth_key_problem,
+)
 
 
 class ShareTransferModule(TransferTask):
@@ -248,6 +254,10 @@ class ShareTransferModule(TransferTask):
         if p['id'] and p['state'] == 'present':
             raise InvalidInput('id does not apply with state=present: the task finds the '
                                'transfer of the share, or makes one.')
+        problem = auth_key_problem(p['auth_key'])
+        if problem:
+            self.forget_auth_key()
+            raise InvalidInput(problem)
 
 
 def main():

@@ -78,7 +78,9 @@ options:
   extra_specs:
     description:
       - Extra specs the type has, for example C(share_backend_name) or
-        C(snapshot_support). Boolean values are stored as V(True)/V(False);
+        C(snapshot_support). Values are strings; numbers are sent as text,
+        boolean values are stored as V(True)/V(False), and a dict or a list
+        is refused (give the text the backend expects, such as V(a,b));
         boolean-looking values compare regardless of case and with or without
         C(<is>) (V(true) equals V(<is> True)), as Manila reads them.
       - The values of Manila's standard specs are checked with Manila's rules

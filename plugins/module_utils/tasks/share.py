@@ -22,6 +22,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     create_and_settle,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import InvalidInput
 from ansible_collections.openkeel.manila.plugins.module_utils.resource import NOTHING
 from ansible_collections.openkeel.manila.plugins.module_utils.shares import (
     RESTORE,
@@ -41,6 +42,20 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import SHAR
 # The references a create names (task option = lookups kind), resolved before
 # the create is sent.
 CREATE_REFERENCES = share_steps.CREATE_REFERENCES
+
+
+def check_snapshot_protocol(snapshot, share_proto):
+    """InvalidInput for a share of another protocol than the snapshot's share
+    (the snapshot shows it: ``share_proto``): Manila creates it, and clients of
+    the new protocol get the data of a file system made for the other one."""
+    theirs = (snapshot or {}).get('share_proto')
+    if not theirs or not share_proto or theirs.upper() == share_proto.upper():
+        return
+    raise InvalidInput(
+        'share_proto is %s, but snapshot %s is of a %s share: a share created from a '
+        'snapshot has the protocol of the snapshot\'s share (set share_proto: %s).'
+        % (share_proto, snapshot.get('name') or snapshot.get('id'), theirs.upper(),
+           theirs.upper()))
 
 
 class ShareTask(ManilaModule):
@@ -87,6 +102,7 @@ class ShareTask(ManilaModule):
         share_steps.check_share_servers(references.get('share_type', self.default_type),
                                         p['share_network'], p['snapshot'])
         snapshot = references.get('snapshot')
+        check_snapshot_protocol(snapshot, p['share_proto'])
         size = p['size'] or (snapshot['size'] if snapshot else None)
         check_create_options(dict(size=size), ('size',))
         return share_steps.plan_new(self.desired(

@@ -19,6 +19,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.openkeel.manila.plugins.module_utils import lookups
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
     create_and_settle,
@@ -74,6 +75,14 @@ class SnapshotTask(ManilaModule):
             raise InvalidInput(
                 'No snapshot with ID %s exists; a snapshot cannot be taken with a given ID '
                 '(leave out "id" and give "share" and "name").' % p['id'])
+        if lookups.looks_like_uuid(p['name']):
+            # As share does for shares: a UUID given as a name is most likely a
+            # mistyped or deleted snapshot's ID, not the name of a new snapshot.
+            raise InvalidInput(
+                'No snapshot is named %s, and no snapshot is taken under a UUID-shaped '
+                'name: to manage a snapshot by its ID give it as "id" (is the snapshot '
+                'deleted, or of another share?), or give the new snapshot a name that is '
+                'not a UUID.' % p['name'])
         share = self.share_record()
         if p['metadata']:
             self.client.require('snapshot_metadata', 'Snapshot metadata')

@@ -60,11 +60,24 @@ class Found(object):
         self.auth_key = auth_key
 
 
+# What ansible-core shows for a no_log option.
+NO_LOG_PLACEHOLDER = 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'
+
+
 class TransferTask(ManilaModule):
     """The share_transfer module's hooks (the module sets ``api``)."""
 
     has_diff = False   # a transfer has no settings to compare
     accepted_before = False   # an accept by name found the transfer gone and the share here
+
+    # -- input ------------------------------------------------------------------
+    def forget_auth_key(self):
+        """A value that cannot be a key needs no masking: ansible-core masks every
+        occurrence of a no_log value in the result, and a short one ("x") turns
+        every message into asterisks ("e********ist").  The option itself
+        stays hidden as no_log options are."""
+        self.ansible.no_log_values.discard(self.params['auth_key'])
+        self.params['auth_key'] = NO_LOG_PLACEHOLDER
 
     # -- the converge template's hooks, one set per state ----------------------
     def find_current(self):

@@ -105,6 +105,20 @@ INVALID = [
     ('cephx', u'\u00e4pp', '2.99', 'printable'),
     ('cephx', '', '2.99', 'empty'),
     ('nfs', '10.0.0.1', '2.99', 'access_type'),
+    # issue 37: a newline is a second line in an exports or smb.conf file
+    ('user', 'alice\nbob', '2.99', 'control character'),
+    ('user', 'alice\tbob', '2.99', "'\\t'"),
+    ('user', 'alice\x00', '2.99', 'control character'),
+    ('user', u'alice\u2028bob', '2.99', 'control character'),
+    ('user', ' alice', '2.99', 'begin or end with a space'),
+    ('user', 'alice ', '2.99', 'begin or end with a space'),
+    ('cephx', 'al ice', '2.99', 'cannot contain a space'),
+    ('cephx', 'alice\n', '2.99', 'control character'),
+    ('cert', 'client.example.com\r\n', '2.99', 'control character'),
+    ('ip', '10.0.0.1\n', '2.99', 'control character'),
+    ('ip', '10.0.0.1\x0b/32', '2.99', 'control character'),
+    ('ip', 'fe80::1%eth0', '2.99', 'IPv6 zone'),
+    ('ip', 'fe80::%1/64', '2.99', 'IPv6 zone'),
 ]
 
 
@@ -613,7 +627,7 @@ def test_rule_argument_spec():
     ('user', 'a' * 255, None, True),
     ('user', 'a' * 256, None, False),
     ('user', '\nabc', None, False),
-    ('user', 'a\nbc', None, True),       # only the first character may not be a newline
+    ('user', 'a\nbc', None, False),      # Manila takes it; a second line in an exports file (issue 37)
     ('user', '"abc', None, True),        # the first character may be anything else
     ('user', 'ab|c', None, False),
     ('user', 'a|bc', None, False),
@@ -648,7 +662,7 @@ def test_target_limits(access_type, access_to, version, ok):
 def test_a_ceph_id_with_every_printable_character_fails_on_its_period():
     import string
     with pytest.raises(InvalidInput) as err:
-        validate_target('cephx', string.printable)
+        validate_target('cephx', string.digits + string.ascii_letters + string.punctuation)
     assert 'cannot contain periods' in str(err.value)
 
 
@@ -699,9 +713,9 @@ def test_normalize_rule_defaults_and_cleanup():
     got = normalize_rule({'access_type': ' IP ', 'access_to': ' 10.0.0.1 '})
     assert got == dict(access_type='ip', access_to='10.0.0.1', access_level='rw', metadata=None,
                        lock_deletion=False, lock_visibility=False, lock_reason=None)
-    got = normalize_rule({'access_type': 'user', 'access_to': ' alice', 'access_level': 'ro',
+    got = normalize_rule({'access_type': 'user', 'access_to': 'al ice', 'access_level': 'ro',
                           'lock_visibility': 1, 'lock_reason': 'mine', 'metadata': {1: True}})
-    assert got == dict(access_type='user', access_to=' alice', access_level='ro',
+    assert got == dict(access_type='user', access_to='al ice', access_level='ro',
                        metadata={'1': 'True'}, lock_deletion=False, lock_visibility=True,
                        lock_reason='mine')
     assert normalize_rule(wanted_rule(lock_deletion=True, lock_reason='r'))['lock_deletion'] is True

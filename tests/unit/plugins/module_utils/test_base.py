@@ -18,6 +18,8 @@ from ansible.module_utils.common import warnings as common_warnings
 from ansible_collections.openkeel.manila.plugins.module_utils import connection
 from ansible_collections.openkeel.manila.plugins.module_utils.base import (
     ManilaModule,
+    bool_where_int,
+    option_error,
     create_and_settle,
     wait_argument_spec,
 )
@@ -754,3 +756,60 @@ def test_the_check_finds_a_flow_outside_the_template(tmp_path):
     assert flows_outside_the_template(str(tmp_path)) == [
         'flows.py imports base.py', 'flows.py revert finishes the task',
         'flows.py unmanage_flow finishes the task', 'whole.py imports base.py']
+
+
+# -- a boolean given for a whole number (issue 37) ------------------------------------------
+
+def test_a_boolean_for_an_int_option_fails_naming_it():
+    with pytest.raises(Fail) as got:
+        module({'timeout': True})
+    assert got.value.result['msg'] == 'timeout must be a whole number, not true (a boolean).'
+
+
+def test_bool_where_int_looks_into_suboptions_and_lists():
+    spec = dict(
+        size=dict(type='int'), name=dict(type='str'), flag=dict(type='bool'),
+        sizes=dict(type='list', elements='int'),
+        shares=dict(type='list', elements='dict', options=dict(size=dict(type='int'))),
+        manage=dict(type='dict', options=dict(size=dict(type='int'))),
+    )
+    assert bool_where_int(spec, dict(size=1, name='x', flag=True, sizes=[1, 2],
+                                     shares=[{'size': 3}], manage={'size': None})) is None
+    assert bool_where_int(spec, dict(size=False)) == ('size', 'false')
+    assert bool_where_int(spec, dict(sizes=[1, True])) == ('sizes[1]', 'true')
+    assert bool_where_int(spec, dict(shares=[{'size': 1}, {'size': True}])) == ('shares[1].size', 'true')
+    assert bool_where_int(spec, dict(manage={'size': True})) == ('manage.size', 'true')
+    assert bool_where_int(spec, None) is None
+
+
+# -- a string where a list of dicts is expected (issue 37) ----------------------------------
+
+class WithRules(Sample):
+    argument_spec = dict(rules=dict(type='list', elements='dict', options=dict(
+        access_to=dict(type='str'))), shares=dict(type='list', elements='dict', options=dict(
+            access_rules=dict(type='list', elements='dict', options=dict(
+                access_to=dict(type='str'))))))
+
+
+@pytest.mark.parametrize('args,option', [
+    ({'rules': 'foo'}, "option 'rules'"),
+    ({'rules': ['foo']}, "option 'rules'"),
+    ({'shares': [{'access_rules': 'foo'}]}, "option 'access_rules' found in 'shares'"),
+])
+def test_a_string_for_a_list_of_dicts_fails_naming_the_option(args, option):
+    with patch_module_args(args):
+        with pytest.raises(Fail) as got:
+            WithRules()
+    msg = got.value.result['msg']
+    assert msg.startswith('Elements value for ' + option), msg
+    assert msg.endswith('Give a list of dicts (in YAML, a list of mappings), not a string.')
+
+
+def test_option_error_rewrites_only_the_message_without_its_option():
+    named = "Elements value for option 'b' is of type str and we were unable to convert to dict: x"
+    assert option_error(['x', named], "option 'a' is required") == "option 'a' is required"
+    assert option_error(['x', "value of option 'state' must be one of"], 'x') == 'x'
+    unnamed = 'dictionary requested, could not parse JSON or key=value'
+    assert option_error([unnamed], unnamed) == unnamed
+    assert option_error([unnamed, named], unnamed).startswith(named + '. Give a list of dicts')
+    assert option_error([], None) is None

@@ -1156,3 +1156,15 @@ def test_write_once_5xx_then_observe_fails_names_the_write(sends, observes, happ
         client.write_once(script.send, script.observe, 'the create of x')
     assert str(err.value).startswith('The create of x %s, and Manila could not be asked '
                                      'whether it took effect: down' % happened)
+
+
+@pytest.mark.parametrize('cap', ['3.0', '3.99', '10.1'])
+def test_a_cap_above_any_2_x_is_refused_not_taken_as_the_newest(cap):
+    # issue 37: "3.0" as a cap would have meant "the newest this cloud offers"
+    with pytest.raises(ConfigurationError) as err:
+        negotiate(APIVersion('2.0'), APIVersion('2.99'), cap)
+    assert str(err.value) == ("api_version %s is not a version of Manila's API: its versions "
+                              "are 2.x (this collection knows 2.29 to 2.99)." % cap)
+    with pytest.raises(ConfigurationError) as err:
+        negotiate(APIVersion('2.0'), APIVersion('2.99'), '1.9')
+    assert 'older than 2.29' in str(err.value)

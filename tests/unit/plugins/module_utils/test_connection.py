@@ -522,3 +522,48 @@ def test_the_second_setup_returns_the_first_handler(sdk_log):
     first = connection._SDK_LOG_HANDLERS[path]
     assert first is not None
     assert connection.setup_sdk_logging({'sdk_log_path': path, 'sdk_log_level': 'INFO'}) is first
+
+
+# -- options refused before anything is loaded (issue 37) -----------------------------
+
+class ConfiguredRegion(object):
+    def __init__(self, config):
+        self.config = config
+
+
+@pytest.mark.parametrize('api_timeout', [0, -1, -0.5])
+def test_an_api_timeout_not_above_zero_is_refused_naming_it(monkeypatch, api_timeout):
+    monkeypatch.setattr(connection.sdk_config, 'OpenStackConfig', Loader)
+    Loader.calls = []
+    with pytest.raises(ConfigurationError) as err:
+        connection.cloud_region(dict(cloud='c', api_timeout=api_timeout))
+    assert str(err.value).startswith('api_timeout must be above 0')
+    assert Loader.calls == []
+
+
+def test_an_api_timeout_of_clouds_yaml_not_above_zero_is_refused_too(monkeypatch):
+    class YamlLoader(object):
+        def get_one(self, **kwargs):
+            return ConfiguredRegion({'api_timeout': '0'})
+    monkeypatch.setattr(connection.sdk_config, 'OpenStackConfig', YamlLoader)
+    with pytest.raises(ConfigurationError) as err:
+        connection.cloud_region(dict(cloud='c'))
+    assert 'api_timeout (of the cloud configuration) must be above 0' in str(err.value)
+    region = connection.cloud_region(dict(cloud='c', api_timeout=5))
+    assert region.config == {'api_timeout': '0'}  # the task's own value wins
+
+
+@pytest.mark.parametrize('cloud,needle', [
+    (5, 'not a int'),
+    (['a'], 'not a list'),
+    (True, 'not a bool'),
+    ({'auth': 'x'}, 'cloud.auth must be a dict'),
+    ({'auth': ['x']}, 'cloud.auth must be a dict'),
+])
+def test_a_junk_cloud_is_refused_naming_it(monkeypatch, cloud, needle):
+    monkeypatch.setattr(connection.sdk_config, 'OpenStackConfig', Loader)
+    Loader.calls = []
+    with pytest.raises(ConfigurationError) as err:
+        connection.cloud_region(dict(cloud=cloud))
+    assert 'cloud' in str(err.value) and needle in str(err.value)
+    assert 'AttributeError' not in str(err.value) and Loader.calls == []

@@ -163,7 +163,9 @@ def test_reword_and_same_details():
 
 def test_every_converted_error_keeps_the_message_and_the_request():
     http = ksa_exc.ServiceUnavailable('busy')
-    assert error_from_keystoneauth(http, 'POST', URL).message == str(http)
+    # keystoneauth's own "(HTTP 503)" is left out: str() of the error adds the status
+    assert str(http) == 'busy (HTTP 503)'
+    assert error_from_keystoneauth(http, 'POST', URL).message == 'busy'
     for raised in (ksa_exc.ConnectFailure('refused'), ksa_exc.ClientException('odd'),
                    ValueError('bad')):
         exc = error_from_keystoneauth(raised, 'DELETE', URL)
@@ -194,3 +196,29 @@ def test_a_504_does_not_keep_a_retry_after():
 def test_a_rate_limit_keeps_its_retry_after():
     exc = error_from_response(answer(429), 'GET', SHARE_URL)
     assert (exc.status, exc.retry_after) == (429, 5.0)
+
+
+# -- keystoneauth's text without a second status, and timeouts (issue 37) ---------------
+
+def test_a_401_says_its_status_once_and_keeps_the_request_id():
+    refused = ksa_exc.Unauthorized('The request you have made requires authentication.',
+                                   request_id='req-401')
+    exc = error_from_keystoneauth(refused, 'GET', URL)
+    text = str(exc)
+    assert text.count('HTTP 401') == 1 and text.count('req-401') == 1
+    assert text.startswith('Keystone refused the credentials: The request you have made '
+                           'requires authentication. (HTTP 401 on GET ')
+    assert exc.request_id == 'req-401'
+
+
+def test_another_http_error_of_keystoneauth_says_its_status_once():
+    busy = ksa_exc.ServiceUnavailable('busy', request_id='req-5')
+    text = str(error_from_keystoneauth(busy))
+    assert text == 'busy (HTTP 503) [request id req-5]'
+
+
+def test_a_timeout_says_it_timed_out_and_names_api_timeout():
+    timed_out = ksa_exc.ConnectTimeout('Request to %s timed out' % URL)
+    exc = error_from_keystoneauth(timed_out, 'GET', URL)
+    assert 'timed out' in exc.message and 'api_timeout' in exc.message
+    assert 'Could not connect' not in exc.message and exc.status is None

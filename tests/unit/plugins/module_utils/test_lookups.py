@@ -323,3 +323,42 @@ def test_a_count_that_was_not_asked_for_does_not_end_the_paging():
     ])
     assert lookups.list_all(client, 'x', 'items') == ids('a', 'b')
     assert len(session.calls) == 4
+
+
+# -- another project's resources, asked for by a member (issue 37) ------------------------
+
+class _Projected(object):
+    def __init__(self, project):
+        self.project = project
+        self.asked = 0
+
+    def token_project(self):
+        self.asked += 1
+        return self.project
+
+
+def test_refuse_other_projects():
+    member = _Projected({'id': 'p1', 'name': 'demo', 'roles': ['member']})
+    lookups.refuse_other_projects(member, 'shares')
+    assert member.asked == 0                        # nothing asked without the options
+    lookups.refuse_other_projects(member, 'shares', project='p1')   # its own project
+    with pytest.raises(InvalidInput) as err:
+        lookups.refuse_other_projects(member, 'shares', project='p2')
+    assert str(err.value).startswith("project: only admins can list another project's shares")
+    # project narrows all_projects to the member's own: the answer is right
+    lookups.refuse_other_projects(member, 'shares', project='p1', all_projects=True)
+    with pytest.raises(InvalidInput) as err:
+        lookups.refuse_other_projects(member, 'snapshots', all_projects=True)
+    assert str(err.value).startswith("all_projects: only admins can list another project's snapshots")
+    lookups.refuse_other_projects(_Projected({'id': 'a', 'name': 'admin', 'roles': ['admin']}),
+                                  'shares', project='p2', all_projects=True)
+    lookups.refuse_other_projects(_Projected(None), 'shares', all_projects=True)
+
+
+def test_check_id_filters_refuses_what_is_not_an_id():
+    lookups.check_id_filters({'id': '11111111-2222-3333-4444-555555555555', 'other': 'x',
+                              'resource_id': None}, ('id', 'resource_id'))
+    lookups.check_id_filters({'id': '0b0b0b0b0b0b4b0b8b0b0b0b0b0b0b0b'}, ('id',))
+    with pytest.raises(InvalidInput) as err:
+        lookups.check_id_filters({'id': 'net-one'}, ('id',))
+    assert str(err.value).startswith("id 'net-one' is not an ID (a UUID")

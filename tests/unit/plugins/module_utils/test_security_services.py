@@ -229,3 +229,29 @@ def test_the_networks_of_a_service_read_by_id():
     assert api.networks_of({'id': 'sid'}) == ['n1', 'n2']
     assert api.networks_of({'id': 'sid'}) == []
     assert api.networks_of({'id': 'sid', 'share_networks': None}) == []
+
+
+# -- text Manila's database would refuse, and dns_ip (issue 37) ---------------------------
+
+@pytest.mark.parametrize('value', [None, '', '10.0.0.1', '10.0.0.1, 10.0.0.2', 'fd00::53'])
+def test_dns_ip_takes_addresses_and_lists_of_them(value):
+    ss.check_dns_ip(value)
+
+
+@pytest.mark.parametrize('value', ['dns.example.com', '10.0.0.1,', '10.0.0.256', 'fe80::1%eth0'])
+def test_dns_ip_that_is_not_an_address_is_refused_naming_it(value):
+    with pytest.raises(InvalidInput) as err:
+        ss.check_dns_ip(value)
+    assert str(err.value).startswith('dns_ip %r' % value)
+
+
+def test_validate_refuses_text_longer_than_its_column_without_showing_a_password():
+    with pytest.raises(InvalidInput) as err:
+        ss.validate({'type': 'ldap', 'name': 'svc', 'ou': 'o' * 256})
+    assert str(err.value) == 'ou is 256 characters long; Manila takes at most 255.'
+    with pytest.raises(InvalidInput) as err:
+        ss.validate({'type': 'ldap', 'name': 'svc', 'password': 'secret' * 50})
+    assert str(err.value) == 'password is 300 characters long; Manila takes at most 255.'
+    with pytest.raises(InvalidInput) as err:
+        ss.validate({'type': 'ldap', 'dns_ip': '1' * 65})
+    assert 'at most 64' in str(err.value)

@@ -19,6 +19,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     WaitTimeout,
 )
 from ansible_collections.openkeel.manila.plugins.module_utils.share_networks import (
+    check_network_input,
     existing_subnets,
     first_subnet,
     fold_services,
@@ -909,3 +910,20 @@ def test_a_network_changing_when_the_task_starts_is_explained_by_the_services_me
     assert str(err.value) == ('Share network net (nid) went to error while waiting for active. '
                               'Manila says: update security service: backend refused.')
     assert session.writes() == []
+
+
+# -- text Manila's database would refuse (issue 37) ---------------------------------------
+
+def test_check_network_input():
+    check_network_input({'name': 'n' * 255, 'description': 'd' * 255,
+                         'neutron_net_id': 'x' * 36, 'subnets': [{'neutron_net_id': None}]})
+    check_network_input({'id': 'x'})
+    for params, message in (
+            ({'name': ''}, 'name cannot be empty'),
+            ({'name': 'n' * 256}, 'name is 256 characters long; Manila takes at most 255.'),
+            ({'name': 'n', 'description': 'd' * 256}, 'description is 256 characters long'),
+            ({'name': 'n', 'neutron_subnet_id': 'x' * 37}, 'neutron_subnet_id is 37'),
+            ({'name': 'n', 'subnets': [{'neutron_net_id': 'x' * 37}]}, 'subnets[0].neutron_net_id')):
+        with pytest.raises(InvalidInput) as err:
+            check_network_input(params)
+        assert str(err.value).startswith(message), params

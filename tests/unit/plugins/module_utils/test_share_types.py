@@ -73,6 +73,19 @@ def test_extra_specs_are_strings_and_checked_like_manila():
         st.prepare_extra_specs({'driver_handles_share_servers': 'maybe'}, None)
 
 
+def test_a_dict_or_list_value_is_refused_not_stored_as_python_text():
+    # issue 37: str() stored "{'a': 1}" and "['x', 'y']"
+    with pytest.raises(InvalidInput) as err:
+        st.prepare_extra_specs({'capabilities:tags': ['x', 'y'], 'vendor:opts': {'a': 1},
+                                'fine': 'x'}, False)
+    message = str(err.value)
+    assert "extra spec 'capabilities:tags': the value must be a string, a number or a boolean, " \
+        "not a list" in message
+    assert "extra spec 'vendor:opts': the value must be a string, a number or a boolean, " \
+        "not a dict" in message
+    assert "{'a': 1}" not in message
+
+
 def test_a_type_needs_dhss_to_be_created_and_projects_need_it_private():
     with pytest.raises(InvalidInput) as err:
         st.plan_create('gold', {'a': '1'})

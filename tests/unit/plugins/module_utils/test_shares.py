@@ -419,6 +419,18 @@ ACTION = GET + '/action'
     (dict(metadata={'k': [1]}), False),
     (dict(metadata={'k': {'a': 1}}), False),
     (dict(), True),
+    # scheduler hints (issue 37)
+    (dict(scheduler_hints={}), True),
+    (dict(scheduler_hints={'same_host': '11111111-2222-3333-4444-555555555555'}), True),
+    (dict(scheduler_hints={'different_host': '11111111-2222-3333-4444-555555555555, '
+                                             '21111111-2222-3333-4444-555555555555'}), True),
+    (dict(scheduler_hints={'only_host': 'host@backend#pool'}), True),
+    (dict(scheduler_hints={'same_hosts': '11111111-2222-3333-4444-555555555555'}), False),
+    (dict(scheduler_hints={'affinity': 'x'}), False),
+    (dict(scheduler_hints={'same_host': 'data'}), False),
+    (dict(scheduler_hints={'different_host': '11111111-2222-3333-4444-555555555555,data'}), False),
+    (dict(scheduler_hints={'same_host': ['11111111-2222-3333-4444-555555555555']}), False),
+    (dict(scheduler_hints={'only_host': ''}), False),
 ])
 def test_share_input_limits(kwargs, ok_):
     if ok_:
@@ -1063,3 +1075,13 @@ def test_a_soft_delete_of_a_share_already_in_the_recycle_bin_changes_nothing(mon
     assert outcome.result['changed'] is False
     assert outcome.result['deleted_snapshots'] == []
     assert session.writes() == []
+
+
+def test_scheduler_hint_messages_name_the_hint():
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(scheduler_hints={'same_hosts': 'x', 'only_host': 'h@b#p'})
+    assert str(err.value).startswith('scheduler_hints: unknown hint(s) same_hosts; Manila knows '
+                                     'same_host, different_host, only_host')
+    with pytest.raises(InvalidInput) as err:
+        check_share_input(scheduler_hints={'same_host': 'data'})
+    assert str(err.value).startswith("scheduler_hints.same_host must be the ID of a share")

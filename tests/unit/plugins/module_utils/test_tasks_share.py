@@ -15,6 +15,9 @@ from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args 
 )
 
 from ansible_collections.openkeel.manila.plugins.modules import share as share_module
+from ansible_collections.openkeel.manila.plugins.module_utils.tasks.share import (
+    check_snapshot_protocol,
+)
 from ansible_collections.openkeel.manila.tests.unit.plugins.module_utils.scripted_http import (
     GONE,
     expect,
@@ -299,6 +302,30 @@ def test_a_share_made_from_a_snapshot_takes_its_size(monkeypatch):
     assert outcome.result['diff']['before'] == {}
     assert outcome.result['diff']['after']['size'] == 4
     assert outcome.result['diff']['after']['name'] == 'data'
+
+
+def test_a_share_of_another_protocol_than_the_snapshots_is_refused_before_any_write(monkeypatch):
+    # issue 37: Manila makes a CIFS share of an NFS share's snapshot
+    for check_mode in (False, True):
+        outcome, session = run(monkeypatch, {'name': 'data', 'share_proto': 'CIFS',
+                                             'share_type': 'gold', 'snapshot': 'nightly'}, [
+            ('GET', BY_NAME, ok({'shares': []})),
+            ('GET', IN_BIN, ok({'shares': []})),
+            ('GET', '/v2/types?is_public=all', ok({'share_types': [TYPE]})),
+            ('GET', '/v2/snapshots/detail?name=nightly',
+             ok({'snapshots': [dict(SNAPSHOT, share_proto='NFS')]})),
+        ], check_mode=check_mode)
+        assert isinstance(outcome, Fail)
+        assert outcome.result['msg'] == (
+            "share_proto is CIFS, but snapshot nightly is of a NFS share: a share created from "
+            "a snapshot has the protocol of the snapshot's share (set share_proto: NFS).")
+        assert session.writes() == []
+
+
+def test_a_share_of_the_snapshots_protocol_in_another_case_is_made():
+    check_snapshot_protocol(dict(SNAPSHOT, share_proto='NFS'), 'nfs')
+    check_snapshot_protocol(SNAPSHOT, 'CIFS')  # a snapshot view without share_proto
+    check_snapshot_protocol(None, 'CIFS')
 
 
 def test_a_share_id_of_no_share_is_not_created(monkeypatch):

@@ -9,7 +9,9 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.openkeel.manila.plugins.module_utils.values import (
+    TEXT_MAX,
     none_if_blank,
+    too_long,
     whole_number,
 )
 
@@ -27,3 +29,13 @@ def test_none_if_blank(value, expected):
 def test_whole_number(value, expected):
     assert whole_number(value) == expected
     assert type(whole_number(value)) is type(expected)
+
+
+def test_too_long_names_the_first_field_over_its_limit():
+    assert TEXT_MAX == 255
+    assert too_long([('name', 'n' * 255), ('description', None), ('x', 5)]) is None
+    assert too_long([('name', 'n' * 255), ('description', 'd' * 256), ('server', 's' * 999)]) \
+        == 'description is 256 characters long; Manila takes at most 255.'
+    assert too_long([('dns_ip', '1' * 65)], {'dns_ip': 64}) \
+        == 'dns_ip is 65 characters long; Manila takes at most 64.'
+    assert too_long([('dns_ip', '1' * 64)], {'dns_ip': 64}) is None

@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import pytest
+
 from ansible_collections.openkeel.manila.tests.unit.plugins.modules.module_args import (
     Fail,
     run_scripted,
@@ -478,3 +480,42 @@ def test_a_type_another_task_created_meanwhile_is_adopted_and_updated(monkeypatc
     assert result['share_type']['extra_specs']['share_backend_name'] == 'SILVER'
     assert [c.method for c in session.writes()] == ['POST', 'POST']
     assert any('one type per name' in w for w in result['warnings'])
+
+
+# -- text Manila's database would refuse, refused before any request (issue 37) ----------
+
+@pytest.mark.parametrize('args,needle', [
+    ({'name': 'n' * 256}, 'name is 256 characters long; Manila takes at most 255.'),
+    ({'name': 'net', 'description': 'd' * 300}, 'description is 300 characters long'),
+    ({'name': ''}, 'name cannot be empty'),
+    ({'name': '   ', 'state': 'absent'}, 'name cannot be empty'),
+    ({'name': 'net', 'neutron_net_id': 'x' * 37, 'neutron_subnet_id': SUBNET},
+     'neutron_net_id is 37 characters long; Manila takes at most 36. A Neutron ID is a UUID.'),
+    ({'name': 'net', 'subnets': [{}, {'availability_zone': 'nova', 'neutron_net_id': NET,
+                                      'neutron_subnet_id': 's' * 40}]},
+     'subnets[1].neutron_subnet_id is 40 characters long'),
+])
+def test_share_network_text_manila_would_refuse_is_refused_before_any_request(
+        monkeypatch, args, needle):
+    outcome, session = run(monkeypatch, 'share_network', args, [])
+    assert isinstance(outcome, Fail), outcome.result
+    assert needle in outcome.result['msg']
+    assert session.requests() in ([], ['GET /'])
+
+
+@pytest.mark.parametrize('args,needle', [
+    ({'name': 's' * 256, 'type': 'ldap'}, 'name is 256 characters long; Manila takes at most 255.'),
+    ({'name': 'svc', 'type': 'ldap', 'description': 'd' * 256}, 'description is 256'),
+    ({'name': 'svc', 'type': 'ldap', 'server': 'h' * 256}, 'server is 256'),
+    ({'name': 'svc', 'type': 'ldap', 'password': 'p' * 300}, 'password is 300'),
+    ({'name': 'svc', 'type': 'ldap', 'dns_ip': 'dns.example.com'}, 'dns_ip'),
+    ({'name': 'svc', 'type': 'ldap', 'dns_ip': '10.0.0.1,10.0.0.300'}, 'not an IP address'),
+    ({'name': 'svc', 'type': 'ldap', 'dns_ip': 'fe80::1%eth0'}, 'dns_ip'),
+])
+def test_security_service_text_manila_would_refuse_is_refused_before_any_request(
+        monkeypatch, args, needle):
+    outcome, session = run(monkeypatch, 'security_service', args, [])
+    assert isinstance(outcome, Fail), outcome.result
+    assert needle in outcome.result['msg']
+    assert 'p' * 300 not in outcome.result['msg']
+    assert session.requests() in ([], ['GET /'])

@@ -346,3 +346,19 @@ def test_a_resize_that_fails_returns_the_share_as_last_read(monkeypatch):
     assert outcome.result['share']['status'] == 'extending_error'
     assert outcome.result['changed'] is True
     assert session.bodies('POST') == [{'extend': {'new_size': 2}}]
+
+
+def test_a_boolean_size_is_refused_before_any_request(monkeypatch):
+    # ansible-core takes true as an int; Manila would have been sent "size": true (issue 37)
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': True, 'share_proto': 'NFS'}, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'] == 'size must be a whole number, not true (a boolean).'
+    assert session.requests() in ([], ['GET /'])
+
+
+def test_an_unknown_scheduler_hint_is_refused_before_any_request(monkeypatch):
+    outcome, session = run(monkeypatch, {'name': 'data', 'size': 1, 'share_proto': 'NFS',
+                                         'scheduler_hints': {'same_host': 'data'}}, [])
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith('scheduler_hints.same_host must be the ID of a share')
+    assert session.requests() in ([], ['GET /'])

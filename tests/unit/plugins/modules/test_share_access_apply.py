@@ -471,3 +471,16 @@ def test_without_wait_a_newer_twin_is_denied_and_the_rules_read_once_more(monkey
                                   GET_RULES]
     assert result['rules'] == [OLDER, leaving]
     assert result['diff']['after'] == {'rules': view(OLDER)}
+
+
+# -- targets refused before any request (issue 37) ------------------------------------------
+
+def test_a_target_with_a_newline_or_a_space_is_refused_before_the_share_is_read(monkeypatch):
+    rules = [dict(access_type='user', access_to='alice\nbob'),
+             dict(access_type='cephx', access_to='al ice'),
+             ip('fe80::1%eth0')]
+    result, session = run(monkeypatch, {'rules': rules}, [], fails=True)
+    assert session.requests() in ([], ['GET /'])
+    assert 'rules[0]' in result['msg'] and 'control character' in result['msg']
+    assert 'rules[1]' in result['msg'] and 'cannot contain a space' in result['msg']
+    assert 'rules[2]' in result['msg'] and 'IPv6 zone' in result['msg']

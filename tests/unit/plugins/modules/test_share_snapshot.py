@@ -265,8 +265,9 @@ def test_bad_message_filters_fail_before_any_request(monkeypatch):
 
 
 def test_one_message_by_id(monkeypatch):
-    outcome, session = run(monkeypatch, share_message_info, {'id': 'm1', 'action_id': '002'}, [
-        ('GET', '/v2/messages/m1', ScriptedResponse(200, {'message': MESSAGE})),
+    message_id = 'cccccccc-0000-0000-0000-000000000001'   # an ID filter takes a UUID (issue 37)
+    outcome, session = run(monkeypatch, share_message_info, {'id': message_id, 'action_id': '002'}, [
+        ('GET', '/v2/messages/' + message_id, ScriptedResponse(200, {'message': dict(MESSAGE, id=message_id)})),
     ])
     assert outcome.result['messages'] == []     # it is about action 001
 
@@ -380,3 +381,20 @@ def test_the_older_namesake_still_being_taken_is_adopted_once_taken(monkeypatch)
     result = outcome.result
     assert not isinstance(outcome, Fail), result
     assert result['snapshot']['id'] == older['id'] and result['snapshot']['status'] == 'available'
+
+
+# -- a UUID-shaped name is not taken as a new snapshot's name (issue 37) ------------------
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_a_uuid_shaped_name_is_refused_before_any_write(monkeypatch, check_mode):
+    missing = 'bbbbbbbb-0000-0000-0000-000000000009'
+    outcome, session = run(monkeypatch, share_snapshot, {'share': 'data', 'name': missing}, [
+        ('GET', '/v2/shares/detail?name=data', ScriptedResponse(200, {'shares': [SHARE]})),
+        ('GET', '/v2/snapshots/detail?name=%s&share_id=%s' % (missing, SHARE_ID),
+         ScriptedResponse(200, {'snapshots': []})),
+    ], check_mode=check_mode)
+    assert isinstance(outcome, Fail)
+    assert outcome.result['msg'].startswith('No snapshot is named %s, and no snapshot is taken '
+                                            'under a UUID-shaped name' % missing)
+    assert '"id"' in outcome.result['msg']
+    assert session.writes() == []

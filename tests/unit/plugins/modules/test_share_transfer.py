@@ -516,3 +516,30 @@ def test_accept_by_name_in_check_mode_with_a_namesake_here_says_it_would_accept(
     result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': KEY, 'state': 'accepted',
                                         'share': 'data'}, [by_name(OTHER)], check_mode=True)
     assert result['changed'] is True and session.writes() == []
+
+
+# -- a value that cannot be a key (issue 37) -----------------------------------------------
+
+@pytest.mark.parametrize('key,detail', [
+    ('x', '1 character, not all of them hexadecimal digits'),
+    ('f00d', '4 characters.'),
+    ('F00DFEEDC0FFEE12', '16 characters, not all of them hexadecimal digits'),
+    ('not-a-key-at-all!', '17 characters, not all of them hexadecimal digits'),
+])
+def test_a_key_of_the_wrong_form_is_refused_before_any_request_and_left_unmasked(
+        monkeypatch, key, detail):
+    seen = {}
+    original = share_transfer.ShareTransferModule.fail
+
+    def fail(self, msg, **extra):
+        seen['no_log_values'] = set(self.ansible.no_log_values)
+        seen['param'] = self.params['auth_key']
+        original(self, msg, **extra)
+    monkeypatch.setattr(share_transfer.ShareTransferModule, 'fail', fail)
+    result, session = run(monkeypatch, {'id': TRANSFER_ID, 'auth_key': key, 'state': 'accepted'},
+                          [], fails=True)
+    assert result['msg'].startswith('auth_key is not a transfer key: Manila makes keys of 16 or '
+                                    'more hexadecimal digits (0-9, a-f), and this one has ' + detail)
+    assert key not in seen['no_log_values']            # nothing of the message is masked
+    assert seen['param'] == 'VALUE_SPECIFIED_IN_NO_LOG_PARAMETER'  # the option stays hidden
+    assert session.requests() in ([], ['GET /'])
