@@ -31,8 +31,6 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     CannotConverge,
     Conflict,
     InvalidInput,
-    NotFound,
-    UnsupportedFeature,
     WaitTimeout,
     reword,
     same_details,
