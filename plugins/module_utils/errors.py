@@ -306,3 +306,12 @@ def same_details(exc, cls, message):
     """A new ``cls`` error with ``message`` and the details of ``exc``."""
     return cls(message, status=exc.status, request_id=exc.request_id,
                method=exc.method, url=exc.url, retry_after=exc.retry_after)
+
+
+def admin_only(what):
+    """Decorator: a 403 of the call (Manila's default policy keeps it for
+    admins) becomes a ManilaError saying "``what`` admin-only by default",
+    with Manila's words and the request's details kept; ``what`` ends with
+    its verb ("Share servers are", "Listing Manila's services is")."""
+    return reword(Forbidden, lambda exc: same_details(
+        exc, ManilaError, '%s admin-only by default (Manila said: %s)' % (what, exc.message)))

@@ -19,17 +19,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    Forbidden,
-    ManilaError,
-    reword,
-    same_details,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils import errors, lookups
 
-admin_only = reword(Forbidden, lambda exc: same_details(
-    exc, ManilaError, 'Share and snapshot instances are admin-only by default (Manila '
-    'said: %s)' % exc.message))
+admin_only = errors.admin_only('Share and snapshot instances are')
 
 EVERY_PROJECT = {'all_tenants': 1}
 

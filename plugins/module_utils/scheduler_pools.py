@@ -12,11 +12,8 @@ __metaclass__ = type
 import re
 
 from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    Forbidden,
     InvalidInput,
-    ManilaError,
-    reword,
-    same_details,
+    admin_only,
 )
 
 # Manila's pool names: host@backend#pool (no spaces, one of each separator).
@@ -38,9 +35,7 @@ def exact(value):
     return '%s$' % re.escape(value)
 
 
-@reword(Forbidden, lambda exc: same_details(
-    exc, ManilaError, 'Listing the scheduler\'s pools is admin-only by default '
-    '(Manila said: %s)' % exc.message))
+@admin_only("Listing the scheduler's pools is")
 def list_pools(client, host=None, backend=None, pool=None, share_type=None,
                detail=True):
     """The scheduler's pools; the filters are Manila's regular expressions."""

@@ -18,12 +18,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import lookups
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    Forbidden,
-    ManilaError,
-    reword,
-    same_details,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import admin_only
 
 # The fields of a service, in the order a result shows them; the last two come
 # with API 2.83 and 2.86.
@@ -44,9 +39,7 @@ def service_view(service, client):
     return view
 
 
-@reword(Forbidden, lambda exc: same_details(
-    exc, ManilaError, "Listing Manila's services is admin-only by default "
-    '(Manila said: %s)' % exc.message))
+@admin_only("Listing Manila's services is")
 def list_services(client, ensuring=None, **filters):
     """The services that match ``filters`` (Manila's), and ``ensuring`` when
     not None (UnsupportedFeature below API 2.86), sorted by binary and host."""

@@ -18,14 +18,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.openkeel.manila.plugins.module_utils import lookups
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
-    Forbidden,
-    ManilaError,
-    NotFound,
-    reword,
-    same_details,
-)
+from ansible_collections.openkeel.manila.plugins.module_utils import errors, lookups
+from ansible_collections.openkeel.manila.plugins.module_utils.errors import NotFound
 
 # The listing filters Manila takes (from Manila 23.0 an unknown one makes the listing empty).
 # Manila filters by network, subnet and project through a join, after which it
@@ -38,8 +32,7 @@ SERVER_FILTERS = OWN_FILTERS + JOIN_FILTERS
 # What each share on a server shows.
 SHARE_FIELDS = ('id', 'name', 'status', 'size', 'share_proto', 'project_id')
 
-admin_only = reword(Forbidden, lambda exc: same_details(
-    exc, ManilaError, 'Share servers are admin-only by default (Manila said: %s)' % exc.message))
+admin_only = errors.admin_only('Share servers are')
 
 
 @admin_only

@@ -23,6 +23,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.errors import (
     NotFound,
     WaitFailed,
     WaitTimeout,
+    admin_only,
     error_from_keystoneauth,
     error_from_response,
     is_connection_error,
@@ -159,6 +160,21 @@ def test_reword_and_same_details():
         raise NotFound('nf')
     with pytest.raises(NotFound):
         other()
+
+
+def test_admin_only_says_so_and_keeps_manilas_words_and_the_request():
+    @admin_only('Share servers are')
+    def listing(error):
+        raise error
+
+    with pytest.raises(ManilaError) as err:
+        listing(Forbidden('Policy does not allow it.', status=403, request_id='r', url=URL))
+    assert type(err.value) is ManilaError
+    assert err.value.message == ('Share servers are admin-only by default (Manila said: '
+                                 'Policy does not allow it.)')
+    assert (err.value.status, err.value.request_id, err.value.url) == (403, 'r', URL)
+    with pytest.raises(NotFound):    # only a 403 is reworded
+        listing(NotFound('nf'))
 
 
 def test_every_converted_error_keeps_the_message_and_the_request():
