@@ -100,10 +100,10 @@ share_types:
       description: Description (API 2.41+).
       type: str
     is_public:
-      description: Whether every project may use it.
-      type: bool
-    share_type_access:is_public:
-      description: Manila's own name of C(is_public), as Manila sends it.
+      description:
+        - Whether every project may use it.
+        - The result also carries Manila's own key for it, C(share_type_access:is_public), as
+          Manila sends it (read it as C(share_type['share_type_access:is_public'])).
       type: bool
     is_default:
       description: Whether it is the cloud's default type (API 2.46+).
@@ -154,10 +154,10 @@ share_type:
       description: Description (API 2.41+).
       type: str
     is_public:
-      description: Whether every project may use it.
-      type: bool
-    share_type_access:is_public:
-      description: Manila's own name of C(is_public), as Manila sends it.
+      description:
+        - Whether every project may use it.
+        - The result also carries Manila's own key for it, C(share_type_access:is_public), as
+          Manila sends it (read it as C(share_type['share_type_access:is_public'])).
       type: bool
     is_default:
       description: Whether it is the cloud's default type (API 2.46+).
