@@ -169,7 +169,7 @@ def test_admin_only_says_so_and_keeps_manilas_words_and_the_request():
 
     with pytest.raises(ManilaError) as err:
         listing(Forbidden('Policy does not allow it.', status=403, request_id='r', url=URL))
-    assert type(err.value) is ManilaError
+    assert isinstance(err.value, ManilaError) and not isinstance(err.value, Forbidden)
     assert err.value.message == ('Share servers are admin-only by default (Manila said: '
                                  'Policy does not allow it.)')
     assert (err.value.status, err.value.request_id, err.value.url) == (403, 'r', URL)
