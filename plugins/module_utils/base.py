@@ -191,10 +191,8 @@ class ManilaModule(object):
     (``applied_changes``); each with the plan's diff.
     Inside ``apply_create``, ``adopt(plan, found)`` brings the namesake
     that another task created at the same moment (and that this task keeps)
-    to the task (``apply_manage`` brings the managed resource so);
-    ``converge_on(found, created=True)`` does the same for a resource this
-    task made outside the template: changed, and the diff is that of a
-    creation.
+    to the task (``apply_manage`` brings the managed resource so): the diff
+    is then that of a creation.
 
     The hooks live in the module or, for a module with many, in a class of
     their own in module_utils/tasks/ (one way to write a flow: no flow
@@ -255,18 +253,14 @@ class ManilaModule(object):
         """Find the resource, then converge_on it."""
         self.converge_on(self.find_current())
 
-    def converge_on(self, current, created=False):
-        """Bring ``current`` (None: not found) to the task and finish.
-        ``created``: this task created a resource and converges on ``current``
-        instead (changed; the diff starts from nothing)."""
+    def converge_on(self, current):
+        """Bring ``current`` (None: not found) to the task and finish."""
         if current is None and self.params.get('state') == 'absent':
             return self.finish(False, self.gone_diff, self.gone_diff,
                                **self.result(None, None))
         plan = self.plan(current)
         # A plan that read the resource again (it waited for it) carries it.
         current = getattr(plan, 'current', current)
-        if created:
-            plan.before = {}
         if not plan.changed:
             resource, changed = self.as_is(plan, current), False
         elif self.check_mode:
@@ -275,8 +269,7 @@ class ManilaModule(object):
             resource = self.apply(plan, current)
             changed = self.applied_changes(plan)
         result = self.result(plan, resource)
-        return self.finish(created or changed or self.result_changed(), *self.diff_of(plan),
-                           **result)
+        return self.finish(changed or self.result_changed(), *self.diff_of(plan), **result)
 
     def diff_of(self, plan):
         """(before, after) of the task's diff: the plan's, or none (has_diff)."""

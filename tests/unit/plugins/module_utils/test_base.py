@@ -468,22 +468,6 @@ def test_an_adopted_namesake_is_brought_to_the_task_and_the_diff_is_a_creation()
     assert got['diff'] == {'before': {}, 'after': {'size': 2}}
 
 
-class Managed(Thing):
-    def run(self):
-        self.calls = []
-        self.converge_on(self.found, created=True)
-
-
-@pytest.mark.parametrize('check_mode', [False, True])
-def test_converge_on_a_resource_the_task_made_is_changed_from_nothing(check_mode):
-    got = converged({'id': 'm', 'size': 2}, check_mode=check_mode, cls=Managed)
-    assert got['changed'] is True and got['calls'] == ['plan']
-    assert got['diff'] == {'before': {}, 'after': {'size': 2}}
-    got = converged({'id': 'm', 'size': 1}, cls=Managed)
-    assert got['changed'] is True and got['calls'] == ['plan', 'update']
-    assert got['diff']['before'] == {}
-
-
 def test_the_hooks_must_be_implemented():
     with pytest.raises(NotImplementedError):
         ManilaModule.find_current(None)
@@ -616,16 +600,6 @@ def test_create_and_settle_adopts_a_namesake_only_when_it_waited_or_the_namesake
     assert api.calls == [('create', {'share': {'name': 'n'}})] + (
         [('wait', 'mine'), ('settle', 'available', True)] if wait else
         [('settle', 'creating', False)])
-
-
-def test_converge_on_a_resource_the_task_made_gives_result_an_empty_before():
-    class LockedManaged(Managed):
-        def result(self, plan, resource):
-            plan.before = dict(plan.before, lock=False)
-            plan.after = dict(plan.after, lock=True)
-            return dict(thing=resource, calls=self.calls)
-    got = converged({'id': 'm', 'size': 2}, cls=LockedManaged)
-    assert got['diff'] == {'before': {'lock': False}, 'after': {'size': 2, 'lock': True}}
 
 
 def test_applied_changes_is_asked_about_the_plan_that_was_applied():
