@@ -205,6 +205,9 @@ KINDS = {
         statuses=Statuses(ready=MIGRATION_FINAL_STATES, busy=MIGRATION_IN_FLIGHT_STATES,
                           error=MIGRATION_ERROR_STATES),
         status_field='task_state', label_of=migration_label),
+    # Admin-only (share_server_info); no name of its own.
+    'share_server': Kind('share server', 'share-servers', 'share_servers',
+                         'share-servers/%s', 'share_server', name_filter=False),
 }
 
 

@@ -19,7 +19,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.openkeel.manila.plugins.module_utils import errors, lookups
-from ansible_collections.openkeel.manila.plugins.module_utils.errors import NotFound
 
 # The listing filters Manila takes (from Manila 23.0 an unknown one makes the listing empty).
 # Manila filters by network, subnet and project through a join, after which it
@@ -38,10 +37,7 @@ admin_only = errors.admin_only('Share servers are')
 @admin_only
 def get_server(client, server_id):
     """The share server with this ID (with its backend_details), or None."""
-    try:
-        return client.get('share-servers/%s' % server_id).get('share_server')
-    except NotFound:
-        return None
+    return lookups.get_by_id(client, 'share_server', server_id)
 
 
 @admin_only

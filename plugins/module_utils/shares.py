@@ -54,6 +54,7 @@ from ansible_collections.openkeel.manila.plugins.module_utils.states import (
     SHARE_ERROR_STATES,
     SHARE_LEAVING_STATES,
 )
+from ansible_collections.openkeel.manila.plugins.module_utils.values import too_long
 from ansible_collections.openkeel.manila.plugins.module_utils.waiter import (
     GONE,
     wait_for_status,
@@ -80,9 +81,6 @@ CREATE_OPTIONS = ('description', 'share_type', 'share_network_id', 'snapshot_id'
 # The protocols Manila knows (manila.common.constants.SUPPORTED_SHARE_PROTOCOLS);
 # a cloud enables some of them.
 SHARE_PROTOCOLS = ('NFS', 'CIFS', 'GLUSTERFS', 'HDFS', 'CEPHFS', 'MAPRFS')
-
-# Manila's limits on names and descriptions (those on metadata: metadata.py).
-NAME_MAX = DESCRIPTION_MAX = 255
 
 # Fields that cannot change in place: (task option, share field).
 IMMUTABLE_FIELDS = (('share_network', 'share_network_id'),
@@ -128,11 +126,9 @@ def check_share_input(share_proto=None, name=None, description=None, metadata=No
     if share_proto is not None and share_proto.upper() not in SHARE_PROTOCOLS:
         raise InvalidInput('share_proto %r is not a protocol Manila knows: %s.'
                            % (share_proto, ', '.join(SHARE_PROTOCOLS)))
-    for option, value, limit in (('name', name, NAME_MAX),
-                                 ('description', description, DESCRIPTION_MAX)):
-        if value is not None and len(value) > limit:
-            raise InvalidInput('%s is %d characters long; Manila takes at most %d.'
-                               % (option, len(value), limit))
+    problem = too_long([('name', name), ('description', description)])
+    if problem:
+        raise InvalidInput(problem)
     normalize_metadata(metadata)
     check_scheduler_hints(scheduler_hints)
 

@@ -76,6 +76,8 @@ def test_the_rows_of_reading_and_listing():
                         'share-access-rules/%s', 'access', False, {}),
         'share_migration': ('share migration', 'shares/detail', 'shares', 'shares/%s', 'share',
                             False, {}),
+        'share_server': ('share server', 'share-servers', 'share_servers', 'share-servers/%s',
+                         'share_server', False, {}),
     }
 
 
@@ -95,6 +97,7 @@ def test_the_rows_of_features_parents_and_words():
         'share_transfer': ('transfer', 'share_transfers', None, 'share', 'resource_id', 'status'),
         'access_rule': ('access rule', None, None, 'share', 'share_id', 'state'),
         'share_migration': ('migration', None, None, None, None, 'task_state'),
+        'share_server': ('share server', None, None, None, None, 'status'),
     }
     for kind in kinds.KINDS.values():
         assert kind.feature is None or kind.feature in FEATURES
